@@ -1,0 +1,25 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+# Installs the Debian packages oomguard needs when they are missing (as root), or says which.
+# Usage: scripts/deps.sh build|bench|vm
+set -eu
+case "${1:-build}" in
+build) pkgs="gcc make pkg-config libc6-dev libcmocka-dev libinih-dev" ;;
+bench) pkgs="gnuplot-nox earlyoom nohang lxcfs util-linux procps" ;;
+vm) pkgs="qemu-system-x86 linux-image-cloud-amd64 busybox-static cpio gzip" ;;
+*) echo "deps.sh: unknown set '$1' (valid: build, bench, vm)" >&2; exit 2 ;;
+esac
+missing=""
+for p in $pkgs; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+if [ "$(id -u)" != 0 ]; then
+	echo "deps.sh: missing Debian packages:$missing (run as root, or: apt-get install$missing)" >&2
+	exit 1
+fi
+echo "deps.sh: installing$missing" >&2
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq >&2
+# shellcheck disable=SC2086
+apt-get install -y -qq --no-install-recommends $missing >&2

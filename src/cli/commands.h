@@ -1,0 +1,15 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* oomguard's sub-commands. Each takes argv from its own name on and returns the exit code:
+ * 0 success, 1 runtime failure, 2 bad usage. */
+#ifndef OOMGUARD_CLI_COMMANDS_H
+#define OOMGUARD_CLI_COMMANDS_H
+
+#define OOMGUARD_VERSION "0.1.0"
+
+#define EXIT_USAGE 2
+
+int cmd_run(int argc, char **argv);
+int cmd_status(int argc, char **argv);
+int cmd_sim(int argc, char **argv);
+
+#endif

@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* oomguard: dispatch to a sub-command. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/commands.h"
+
+struct command {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *summary;
+};
+
+static const struct command commands[] = {
+	{"run", cmd_run, "the daemon: watch scopes, kill and reap when one is truly out of memory"},
+	{"status", cmd_status, "one shot: each scope's inputs and what the next round would decide"},
+	{"sim", cmd_sim, "the kernel model: OOM detection and reaper under base, rework, mainline"},
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: oomguard <command> [options]\n       oomguard --help | --version\n\n"
+		   "commands:\n");
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
+	fprintf(f, "\n'oomguard <command> --help' describes a command's options.\n");
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return 0;
+	}
+	if (!strcmp(argv[1], "--version")) {
+		printf("oomguard %s\n", OOMGUARD_VERSION);
+		return 0;
+	}
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (!strcmp(argv[1], commands[i].name))
+			return commands[i].fn(argc - 1, argv + 1);
+	fprintf(stderr, "oomguard: unknown command '%s' (valid: run, status, sim)\n", argv[1]);
+	return EXIT_USAGE;
+}

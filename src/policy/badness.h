@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* oom_badness() and the order in which victims are chosen (select_bad_process), shared by the
+ * model's OOM killer and the daemon. The ranked rules are written at the top of badness.c. */
+#ifndef OOMGUARD_POLICY_BADNESS_H
+#define OOMGUARD_POLICY_BADNESS_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#define OOM_SCORE_ADJ_MIN (-1000)
+#define OOM_SCORE_ADJ_MAX 1000
+
+#define OOM_TASK_COMM_LEN 16
+
+/* Flags that make a task unkillable or special (oom_unkillable_task and friends). */
+#define OOM_TASK_KTHREAD 0x01u   /* PF_KTHREAD: no user memory to free */
+#define OOM_TASK_INIT 0x02u      /* the global init (PID 1) */
+#define OOM_TASK_SELF 0x04u      /* oomguard itself */
+#define OOM_TASK_PROTECTED 0x08u /* the administrator protects it by name */
+#define OOM_TASK_NO_MM 0x10u     /* all threads have released their mm (zombie) */
+#define OOM_TASK_SKIP 0x20u      /* MMF_OOM_SKIP: reaped or given up on; never chosen again */
+#define OOM_TASK_VICTIM 0x40u    /* already killed and not yet skipped: wait for it */
+#define OOM_TASK_PREFER 0x80u    /* the administrator prefers it as a victim */
+#define OOM_TASK_AVOID 0x100u    /* the administrator avoids it as a victim */
+
+/*
+ * struct oom_task - one candidate, as read once before the decision.
+ * @pid:             thread-group id
+ * @comm:            name, NUL-terminated (untrusted: escape before printing)
+ * @rss_pages:       resident pages (anon + file + shmem)
+ * @swap_pages:      swap entries
+ * @pgtables_pages:  page-table pages
+ * @oom_score_adj:   -1000..1000
+ * @start_time:      start time in clock ticks since boot (tie-break: newer first)
+ * @flags:           OOM_TASK_*
+ */
+struct oom_task {
+	int pid;
+	char comm[OOM_TASK_COMM_LEN];
+	unsigned long rss_pages;
+	unsigned long swap_pages;
+	unsigned long pgtables_pages;
+	int oom_score_adj;
+	unsigned long long start_time;
+	unsigned int flags;
+};
+
+/* The value oom_badness() gives a task that must never be chosen. */
+#define OOM_BADNESS_UNKILLABLE LONG_MIN
+
+/*
+ * oom_badness() - how good a victim @t is: rss + swap + page tables, plus
+ * oom_score_adj * (totalpages / 1000). OOM_BADNESS_UNKILLABLE for kernel threads, init, oomguard
+ * itself, protected tasks, tasks without an mm, tasks already skipped, and oom_score_adj -1000.
+ * @totalpages: what the constraint allows (RAM + swap, or the memory cgroup's limit)
+ */
+long oom_badness(const struct oom_task *t, unsigned long totalpages);
+
+/* What select_bad_process() concluded. */
+enum oom_select_result {
+	OOM_SELECT_NONE,   /* no killable task */
+	OOM_SELECT_VICTIM, /* *ret_index is the victim */
+	OOM_SELECT_WAIT    /* an earlier victim is still exiting: kill nothing, wait for it */
+};
+
+/*
+ * select_bad_process() - choose the victim among @tasks by the ranked rules of badness.c.
+ * @ret_index:   the chosen entry (only with OOM_SELECT_VICTIM)
+ * @ret_points:  its badness (only with OOM_SELECT_VICTIM)
+ */
+enum oom_select_result select_bad_process(const struct oom_task *tasks, size_t nr_tasks,
+					  unsigned long totalpages, size_t *ret_index,
+					  long *ret_points);
+
+/*
+ * oom_task_better() - true if @a ranks before @b as a victim (both killable), by rules 2-6 of
+ * badness.c. A strict total order on distinct pids.
+ */
+bool oom_task_better(const struct oom_task *a, long a_points, const struct oom_task *b,
+		     long b_points);
+
+#endif
