@@ -102,7 +102,7 @@ set +e
 (
 	[ -n "$hostcg" ] && echo $BASHPID >"$hostcg/cgroup.procs"
 	exec timeout -k 10 "$timeout_s" "${qemu[@]}" </dev/null
-) | tee "$log" | tr -d "\r" | grep --line-buffered -E "^(PASS|FAIL|SKIP|INFO|init:|tests:)"
+) | tee "$log" | sed -u "s/\r$//" | grep --line-buffered -E "^(PASS|FAIL|SKIP|INFO|init:|tests:)"
 rc=${PIPESTATUS[0]}
 set -e
 elapsed=$(($(date +%s) - start))
