@@ -21,9 +21,9 @@ run_cmocka() {
 	"$bin" >"$log" 2>&1
 	local rc=$?
 	out=$(cat "$log")
-	p=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) test(s)\./\1/p' <<<"$out" | tail -n1)
-	f=$(sed -n 's/^\[  FAILED  \] \([0-9]*\) test(s).*/\1/p' <<<"$out" | tail -n1)
-	s=$(sed -n 's/^\[  SKIPPED \] \([0-9]*\) test(s).*/\1/p' <<<"$out" | tail -n1)
+	p=$(sed -n 's/.*\[  PASSED  \] \([0-9]*\) test(s)\./\1/p' <<<"$out" | tail -n1)
+	f=$(sed -n 's/.*\[  FAILED  \] \([0-9]*\) test(s).*/\1/p' <<<"$out" | tail -n1)
+	s=$(sed -n 's/.*\[  SKIPPED \] \([0-9]*\) test(s).*/\1/p' <<<"$out" | tail -n1)
 	p=${p:-0} f=${f:-0} s=${s:-0}
 	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; fi # crashed, or a sanitizer stopped it
 	passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))

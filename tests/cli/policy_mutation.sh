@@ -1,0 +1,65 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# The policy tests must catch a wrong core: build them against mutated copies of src/policy/
+# (a changed constant, a flipped comparison) and require at least one test to fail each time.
+set -u
+cd "$(dirname "$0")/../.."
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+tests="watermark retry badness"
+
+# Builds the policy tests from the tree at $1; returns 1 if any of them fails.
+run_policy_tests() {
+	local root=$1 t
+	for t in $tests; do
+		gcc -std=gnu11 -D_GNU_SOURCE -I"$root/src" -O0 -o "$root/t_$t" "$root"/src/policy/*.c \
+			tests/unit/test_policy_$t.c -lcmocka || { echo "build failed"; return 2; }
+		"$root/t_$t" >/dev/null 2>&1 || return 1
+	done
+	return 0
+}
+
+mkdir -p "$tmp/clean/src"
+cp -r src/policy "$tmp/clean/src/"
+run_policy_tests "$tmp/clean" || { echo "FAIL: policy tests fail on the unmutated tree"; exit 1; }
+
+missed=0
+while IFS=$'\t' read -r file expr name; do
+	[ -z "$file" ] && continue
+	d="$tmp/m"
+	rm -rf "$d" && mkdir -p "$d/src" && cp -r src/policy "$d/src/"
+	sed -i "$expr" "$d/src/policy/$file"
+	if cmp -s "src/policy/$file" "$d/src/policy/$file"; then
+		echo "FAIL: mutation $name did not apply (the source changed?)"
+		missed=$((missed + 1))
+		continue
+	fi
+	run_policy_tests "$d"
+	case $? in
+	1) echo "caught: $name" ;;
+	*) echo "FAIL: mutation $name not caught by any policy test"; missed=$((missed + 1)) ;;
+	esac
+done <<'EOF_M'
+retry.h	s@define MAX_RECLAIM_RETRIES 16@define MAX_RECLAIM_RETRIES 15@	MAX_RECLAIM_RETRIES 15
+retry.h	s@define MAX_RECLAIM_RETRIES 16@define MAX_RECLAIM_RETRIES 17@	MAX_RECLAIM_RETRIES 17
+retry.h	s@define ZONE_RECLAIMABLE_SCAN_RATIO 6@define ZONE_RECLAIMABLE_SCAN_RATIO 5@	scan ratio 5
+gfp.h	s@define PAGE_ALLOC_COSTLY_ORDER 3@define PAGE_ALLOC_COSTLY_ORDER 4@	PAGE_ALLOC_COSTLY_ORDER 4
+watermark.c	s@min -= min / 2;@min -= min / 3;@	ALLOC_HIGH takes a third
+watermark.c	s@min -= min / 4;@min -= min / 5;@	ALLOC_HARDER takes a fifth
+watermark.c	s@free_pages <= min + reserve@free_pages < min + reserve@	watermark test <= made <
+watermark.c	s@(1L << order) - 1@(1L << order)@	unusable pages one more
+watermark.c	s@lists & ((1u << MIGRATE_UNMOVABLE) | (1u << MIGRATE_MOVABLE) |@lists \& ((1u << MIGRATE_UNMOVABLE) | (1u << MIGRATE_HIGHATOMIC) |@	highatomic list usable
+watermark.c	s@if (!(alloc_flags & ALLOC_HARDER))@if (alloc_flags \& ALLOC_HARDER)@	highatomic reserve inverted
+watermark.c	s@reserve = (long)z->lowmem_reserve\[classzone_idx\];@reserve = 0;@	lowmem_reserve ignored
+retry.c	s@DIV_ROUND_UP(loops \* reclaimable, MAX_RECLAIM_RETRIES)@loops * reclaimable / MAX_RECLAIM_RETRIES@	back-off rounded down
+retry.c	s@if (no_progress_loops > MAX_RECLAIM_RETRIES)@if (no_progress_loops >= MAX_RECLAIM_RETRIES)@	bound off by one
+retry.c	s@pages_reclaimed >= (1UL << req->order)@pages_reclaimed > (1UL << req->order)@	costly 1 << order bound
+retry.c	s@if (zone_reclaimable(&req->zones\[i\]))@if (0)@	base without the zone_reclaimable fake
+retry.c	s@if (nr_reclaimed && !is_costly(req->order))@if (nr_reclaimed)@	mainline costly resets counter
+badness.c	s@return a->pid > b->pid;@return a->pid < b->pid;@	pid tie-break
+badness.c	s@return a->start_time > b->start_time;@return a->start_time < b->start_time;@	start-time tie-break
+badness.c	s@return a_mem > b_mem;@return a_mem < b_mem;@	memory tie-break
+badness.c	s@adj \*= (long)(totalpages / 1000);@adj *= (long)(totalpages / 100);@	adj scale
+badness.c	s@if (t->oom_score_adj <= OOM_SCORE_ADJ_MIN)@if (t->oom_score_adj < OOM_SCORE_ADJ_MIN)@	adj -1000 killable
+EOF_M
+[ "$missed" -eq 0 ] || exit 1

@@ -1,0 +1,196 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* oom_badness() arithmetic and select_bad_process()'s ranked rules, with every listing order. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "policy/badness.h"
+
+#define TOTAL 100000UL /* totalpages: adj 1 is worth 100 pages */
+
+static struct oom_task task(int pid, unsigned long rss, int adj, unsigned int flags)
+{
+	struct oom_task t = {
+		.pid = pid,
+		.rss_pages = rss,
+		.oom_score_adj = adj,
+		.start_time = 1000,
+		.flags = flags,
+	};
+	strcpy(t.comm, "t");
+	return t;
+}
+
+static void test_badness_arithmetic(void **state)
+{
+	struct oom_task t = task(10, 1000, 0, 0);
+
+	(void)state;
+	t.swap_pages = 200;
+	t.pgtables_pages = 10;
+	assert_int_equal(oom_badness(&t, TOTAL), 1210);
+	t.oom_score_adj = 500;
+	assert_int_equal(oom_badness(&t, TOTAL), 1210 + 500 * 100);
+	t.oom_score_adj = -500;
+	assert_int_equal(oom_badness(&t, TOTAL), 1210 - 500 * 100); /* negative, still killable */
+	t.oom_score_adj = 1000;
+	assert_int_equal(oom_badness(&t, TOTAL), 1210 + 1000 * 100);
+	t.oom_score_adj = 700;
+	assert_int_equal(oom_badness(&t, 999), 1210); /* totalpages / 1000 == 0 */
+	assert_int_equal(oom_badness(&t, 2999), 1210 + 700 * 2);
+	t.oom_score_adj = -1000;
+	assert_true(oom_badness(&t, TOTAL) == OOM_BADNESS_UNKILLABLE);
+}
+
+static void test_unkillable_flags(void **state)
+{
+	static const unsigned int flags[] = {OOM_TASK_KTHREAD, OOM_TASK_INIT,  OOM_TASK_SELF,
+					     OOM_TASK_PROTECTED, OOM_TASK_NO_MM, OOM_TASK_SKIP};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++) {
+		struct oom_task t = task(10, 1UL << 30, 1000, flags[i]);
+
+		if (oom_badness(&t, TOTAL) != OOM_BADNESS_UNKILLABLE)
+			fail_msg("flag %#x: killable", flags[i]);
+	}
+}
+
+#define MAX_TASKS 6
+
+struct select_case {
+	const char *name;
+	struct oom_task tasks[MAX_TASKS];
+	size_t nr;
+	enum oom_select_result expect;
+	int expect_pid;
+};
+
+static struct select_case select_cases[16];
+static size_t nr_select_cases;
+
+static void add_case(const char *name, enum oom_select_result expect, int expect_pid, size_t nr,
+		     const struct oom_task *tasks)
+{
+	struct select_case *c = &select_cases[nr_select_cases++];
+
+	c->name = name;
+	c->expect = expect;
+	c->expect_pid = expect_pid;
+	c->nr = nr;
+	memcpy(c->tasks, tasks, nr * sizeof(*tasks));
+}
+
+static void build_cases(void)
+{
+	struct oom_task t[MAX_TASKS];
+
+	/* 1. -1000 is never chosen, however large */
+	t[0] = task(1, 900000, -1000, 0);
+	t[1] = task(2, 10, 0, 0);
+	add_case("adj -1000 never", OOM_SELECT_VICTIM, 2, 2, t);
+	/* 4. adj 1000 adds totalpages: a small task outranks a big one */
+	t[0] = task(1, 90000, 0, 0);
+	t[1] = task(2, 10, 1000, 0);
+	add_case("adj 1000 wins", OOM_SELECT_VICTIM, 2, 2, t);
+	/* 4. plain badness */
+	t[0] = task(1, 500, 0, 0);
+	t[1] = task(2, 700, 0, 0);
+	t[2] = task(3, 600, 0, 0);
+	add_case("largest rss", OOM_SELECT_VICTIM, 2, 3, t);
+	/* 5. equal badness: more memory to free (page tables count in badness, not here) */
+	t[0] = task(1, 100, 0, 0);
+	t[0].pgtables_pages = 50;
+	t[1] = task(2, 150, 0, 0);
+	add_case("equal badness, more rss", OOM_SELECT_VICTIM, 2, 2, t);
+	/* 6. equal badness and memory: the newer */
+	t[0] = task(1, 100, 0, 0);
+	t[0].start_time = 5000;
+	t[1] = task(2, 100, 0, 0);
+	t[1].start_time = 4000;
+	add_case("equal, newer", OOM_SELECT_VICTIM, 1, 2, t);
+	/* 7. all equal: the higher pid, whatever the listing order */
+	t[0] = task(7, 100, 0, 0);
+	t[1] = task(9, 100, 0, 0);
+	t[2] = task(8, 100, 0, 0);
+	add_case("equal, higher pid", OOM_SELECT_VICTIM, 9, 3, t);
+	/* 2. an exiting victim makes the killer wait */
+	t[0] = task(1, 100, 0, OOM_TASK_VICTIM);
+	t[1] = task(2, 900, 0, 0);
+	add_case("victim exiting: wait", OOM_SELECT_WAIT, 0, 2, t);
+	/* ... unless it was skipped: then it is ignored */
+	t[0] = task(1, 100000, 0, OOM_TASK_VICTIM | OOM_TASK_SKIP);
+	t[1] = task(2, 900, 0, 0);
+	add_case("skipped victim ignored", OOM_SELECT_VICTIM, 2, 2, t);
+	/* 1. unkillable tasks are not waited for, even if marked */
+	t[0] = task(1, 100, 0, OOM_TASK_VICTIM | OOM_TASK_KTHREAD);
+	t[1] = task(2, 900, 0, 0);
+	add_case("kthread never waited for", OOM_SELECT_VICTIM, 2, 2, t);
+	/* nothing killable */
+	t[0] = task(1, 100, 0, OOM_TASK_INIT);
+	t[1] = task(2, 100, -1000, 0);
+	t[2] = task(3, 100, 0, OOM_TASK_SELF);
+	add_case("none killable", OOM_SELECT_NONE, 0, 3, t);
+	/* 3. prefer beats badness, avoid loses to it */
+	t[0] = task(1, 90000, 0, 0);
+	t[1] = task(2, 10, 0, OOM_TASK_PREFER);
+	add_case("prefer first", OOM_SELECT_VICTIM, 2, 2, t);
+	t[0] = task(1, 90000, 0, OOM_TASK_AVOID);
+	t[1] = task(2, 10, 0, 0);
+	add_case("avoid last", OOM_SELECT_VICTIM, 2, 2, t);
+	t[0] = task(1, 90000, 0, OOM_TASK_AVOID);
+	add_case("avoid still killable", OOM_SELECT_VICTIM, 1, 1, t);
+	/* negative badness is still a victim when it is the only one */
+	t[0] = task(1, 10, -900, 0);
+	add_case("negative badness", OOM_SELECT_VICTIM, 1, 1, t);
+}
+
+/* Every rotation and the reversal of the listing must give the same answer. */
+static void test_select_case(void **state)
+{
+	const struct select_case *c = *state;
+
+	for (size_t perm = 0; perm < 2 * c->nr; perm++) {
+		struct oom_task list[MAX_TASKS];
+		enum oom_select_result r;
+		size_t idx = SIZE_MAX;
+		long points = 0;
+
+		for (size_t i = 0; i < c->nr; i++) {
+			size_t from = (i + perm) % c->nr;
+
+			list[i] = c->tasks[perm < c->nr ? from : c->nr - 1 - from];
+		}
+		r = select_bad_process(list, c->nr, TOTAL, &idx, &points);
+		if (r != c->expect)
+			fail_msg("%s (listing %zu): result %d, want %d", c->name, perm, r, c->expect);
+		if (r == OOM_SELECT_VICTIM && list[idx].pid != c->expect_pid)
+			fail_msg("%s (listing %zu): chose pid %d, want %d", c->name, perm,
+				 list[idx].pid, c->expect_pid);
+		if (r == OOM_SELECT_VICTIM && points != oom_badness(&list[idx], TOTAL))
+			fail_msg("%s: points %ld differ from oom_badness", c->name, points);
+	}
+}
+
+int main(void)
+{
+	static const struct CMUnitTest fixed[] = {
+		cmocka_unit_test(test_badness_arithmetic),
+		cmocka_unit_test(test_unkillable_flags),
+	};
+	struct CMUnitTest tests[16 + 2];
+	size_t n = 0;
+
+	build_cases();
+	for (size_t i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++)
+		tests[n++] = fixed[i];
+	for (size_t i = 0; i < nr_select_cases; i++)
+		tests[n++] = (struct CMUnitTest){.name = select_cases[i].name,
+						 .test_func = test_select_case,
+						 .initial_state = &select_cases[i]};
+	return _cmocka_run_group_tests("badness", tests, n, NULL, NULL);
+}

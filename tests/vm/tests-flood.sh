@@ -1,0 +1,94 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# Sourced by tests.sh: the cover letter's first scenario, machine-wide in the 2 GiB guest without
+# swap: 2 writers (dd of 4 MiB blocks on ext4, remove, again) for 10 s, then EATERS eaters of MIB
+# each (vmflood=EATERSxMIB). The flood's cgroup has no limit: it only groups the tasks so they can
+# be counted and removed; the OOMs are the whole machine's. Prints the figures on INFO lines.
+
+FLOOD_EATERS=${vmflood%x*}
+FLOOD_MIB=${vmflood#*x}
+FLOOD_QUIET_CS=1000 # settled: every live eater populated and no OOM kill for 10 s
+FLOOD_CAP_CS=90000  # give up after 900 s
+
+meminfo_kib() { awk -v k="$1:" '$1 == k { print $2 }' /proc/meminfo; }
+psi_full_us() { awk '/^full/ { sub("total=", "", $5); print $5 }' /proc/pressure/memory; }
+
+# flood_count CGROUP: sets live (eaters still in the cgroup) and ready (those fully populated).
+flood_count() {
+	live=0 ready=0
+	for p in $(cat "$1/cgroup.procs" 2>/dev/null); do
+		if [ -e "$READY/$p" ]; then
+			ready=$((ready + 1))
+			live=$((live + 1))
+		elif { read -r c <"/proc/$p/comm"; } 2>/dev/null && [ "$c" = vm_eater ]; then
+			live=$((live + 1))
+		fi
+	done
+}
+
+# flood_run LABEL: one run of the scenario; LABEL names its figures. Sets flood_why to the
+# reasons it failed (empty when it settled with kills inside the flood only).
+flood_run() {
+	label=$1
+	flood_why=""
+	cg=$(cg_new oomguard-test-flood) || { flood_why="cannot create a cgroup"; return; }
+	rm -rf "$READY" && mkdir -p "$READY"
+	dmesg -c >/dev/null
+	disk=${VM_DISK:-/tmp}
+	oom0=$(field /proc/vmstat oom_kill)
+	psi0=$(psi_full_us)
+	for w in 1 2; do
+		spawn "$cg" sh -c "while :; do dd if=/dev/zero of=$disk/writer$w bs=4M count=100 2>/dev/null; rm -f $disk/writer$w; done"
+	done
+	sleep 10
+	dirty_kib=$(meminfo_kib Dirty)
+	wb_kib=$(meminfo_kib Writeback)
+	cached_kib=$(meminfo_kib Cached)
+	t0=$(now_cs)
+	i=0
+	while [ $i -lt "$FLOOD_EATERS" ]; do
+		spawn "$cg" vm_eater "$FLOOD_MIB" "$READY"
+		i=$((i + 1))
+	done
+	last=$t0 prev=$oom0 settled=0
+	while :; do
+		sleep 1
+		now=$(now_cs)
+		oom=$(field /proc/vmstat oom_kill)
+		if [ "$oom" != "$prev" ]; then
+			last=$now prev=$oom
+		fi
+		flood_count "$cg"
+		if [ $live = $ready ] && [ $((now - last)) -ge $FLOOD_QUIET_CS ]; then
+			settled=1
+			break
+		fi
+		[ $((now - t0)) -ge $FLOOD_CAP_CS ] && break
+	done
+	kills=$((oom - oom0))
+	stall_ms=$((($(psi_full_us) - psi0) / 1000))
+	avail_kib=$(meminfo_kib MemAvailable)
+	killed=$(dmesg | grep -c 'Killed process')
+	victims=$(dmesg | sed -n 's/.*Killed process [0-9]* (\([^)]*\)).*/\1/p' | sort | uniq -c |
+		awk '{ printf "%s%s=%s", s, $2, $1; s = "," }')
+	info "flood-$label: ${FLOOD_EATERS}x${FLOOD_MIB} MiB after 10 s of writers" \
+		"(Dirty $((dirty_kib / 1024)) MiB, Writeback $((wb_kib / 1024)) MiB, Cached $((cached_kib / 1024)) MiB)"
+	info "flood-$label: oom_kill=$kills, dmesg 'Killed process'=$killed" \
+		"(${victims:-none}), survivors=$ready eaters ($((ready * FLOOD_MIB)) MiB)"
+	info "flood-$label: last OOM kill $(secs $((last - t0))) s after the eaters started," \
+		"settled=$settled at $(secs $((now - t0))) s, memory full-stall $stall_ms ms," \
+		"MemAvailable after $((avail_kib / 1024)) MiB"
+	[ $settled = 1 ] || flood_why="$flood_why not settled after $(secs $FLOOD_CAP_CS) s;"
+	[ "$ready" -ge 1 ] || flood_why="$flood_why no eater survived;"
+	outside=$(dmesg | sed -n 's/.*Killed process [0-9]* (\([^)]*\)).*/\1/p' | grep -cvE '^(vm_eater|dd|sh)$')
+	[ "$outside" = 0 ] || flood_why="$flood_why $outside kills outside the flood;"
+	cg_del "$cg"
+	rm -f "$disk/writer1" "$disk/writer2"
+	wait 2>/dev/null
+}
+
+flood_run kernel
+if [ "$kills" -ge 1 ] || [ -n "$flood_why" ]; then
+	verdict flood-kernel "$flood_why"
+else
+	verdict flood-kernel " the flood caused no OOM kill: it is too small to test anything;"
+fi

@@ -1,0 +1,149 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+# The tests that run inside the guest (cgroup v2, no swap, 2 GiB): one line per test, "PASS name",
+# "FAIL name: why" or "SKIP name: why", figures on "INFO" lines, and a closing
+# "N passed, N failed, N skipped". Usage: tests.sh all|LIST  (LIST: comma-separated of base,
+# daemon, flood). The flood size comes from the environment: vmflood=EATERSxMIB (default 100x80).
+sel=${1:-all}
+CG=/sys/fs/cgroup
+READY=/tmp/ready
+passed=0 failed=0 skipped=0
+
+pass() { echo "PASS $1"; passed=$((passed + 1)); }
+fail() { echo "FAIL $1: $2"; failed=$((failed + 1)); }
+skip() { echo "SKIP $1: $2"; skipped=$((skipped + 1)); }
+info() { echo "INFO $*"; }
+# verdict NAME WHY: PASS when WHY is empty, else FAIL with the reasons ("; "-separated).
+verdict() {
+	if [ -z "$2" ]; then
+		pass "$1"
+	else
+		r=${2# }
+		fail "$1" "${r%;}"
+	fi
+}
+want() { case ",$sel," in *",all,"* | *",$1,"*) return 0 ;; esac; return 1; }
+
+# Time since boot in centiseconds, and a centisecond count printed as seconds.
+now_cs() { awk '{ printf "%d", $1 * 100 }' /proc/uptime; }
+secs() { awk -v cs="$1" 'BEGIN { printf "%.1f", cs / 100 }'; }
+
+# The field KEY of a flat-keyed file such as memory.events or /proc/vmstat.
+field() { awk -v k="$2" '$1 == k { print $2; f = 1 } END { if (!f) print 0 }' "$1"; }
+
+# The harness itself is never a victim; what it starts goes back to the default badness.
+echo -1000 >/proc/self/oom_score_adj
+
+# spawn CGROUP CMD...: start CMD in the background inside CGROUP, with oom_score_adj 0.
+spawn() {
+	sh -c 'echo $$ >"$0/cgroup.procs" && echo 0 >/proc/self/oom_score_adj && exec "$@"' "$@" &
+}
+
+# cg_new NAME: a fresh child cgroup of the root, removed first if a former run left it.
+cg_new() {
+	cg_del "$CG/$1"
+	mkdir "$CG/$1" && echo "$CG/$1"
+}
+
+# cg_del PATH: kill what is left inside, wait for it to leave, remove the cgroup.
+cg_del() {
+	[ -d "$1" ] || return 0
+	echo 1 >"$1/cgroup.kill" 2>/dev/null
+	i=0
+	while [ -n "$(cat "$1/cgroup.procs" 2>/dev/null)" ] && [ $i -lt 100 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	rmdir "$1" 2>/dev/null
+}
+
+# wait_ready PID SECONDS: 0 once the eater PID has populated its memory, 1 if it died or timed out.
+wait_ready() {
+	i=0
+	while [ $i -lt $(($2 * 10)) ]; do
+		[ -e "$READY/$1" ] && return 0
+		[ -d "/proc/$1" ] || return 1
+		grep -q '^State:.*Z' "/proc/$1/status" 2>/dev/null && return 1
+		sleep 0.1
+		i=$((i + 1))
+	done
+	return 1
+}
+
+# wait_exit PID SECONDS: the exit status of PID, or SIGKILL's 137 from a watchdog after SECONDS.
+wait_exit() {
+	(sleep "$2" && kill -9 "$1" 2>/dev/null && echo "watchdog killed $1") &
+	wd=$!
+	wait "$1"
+	rc=$?
+	kill "$wd" 2>/dev/null
+	wait "$wd" 2>/dev/null
+	return $rc
+}
+
+# (a) The v2 memory controller is there with the files the daemon reads and writes.
+test_v2_files() {
+	name=v2-memory-files
+	if ! grep -qw memory "$CG/cgroup.controllers"; then
+		fail $name "no memory controller in $CG/cgroup.controllers"
+		return
+	fi
+	cg=$(cg_new oomguard-test-files) || { fail $name "cannot create a cgroup"; return; }
+	why=""
+	for f in memory.max memory.current memory.events memory.pressure memory.oom.group memory.stat; do
+		cat "$cg/$f" >/dev/null 2>&1 || why="$why $f unreadable;"
+	done
+	grep -q '^some avg10=' "$cg/memory.pressure" || why="$why memory.pressure has no 'some' line;"
+	grep -q '^oom_kill ' "$cg/memory.events" || why="$why memory.events has no oom_kill;"
+	echo 1 >"$cg/memory.oom.group" && [ "$(cat "$cg/memory.oom.group")" = 1 ] ||
+		why="$why memory.oom.group not writable;"
+	echo 100M >"$cg/memory.max" && [ "$(cat "$cg/memory.max")" = 104857600 ] ||
+		why="$why memory.max not writable;"
+	cg_del "$cg"
+	[ -d "$cg" ] && why="$why cgroup not removed;"
+	verdict $name "$why"
+}
+
+# (b) The kernel alone: an eater that fits lives; one over memory.max is OOM-killed inside the
+# cgroup and memory.events counts it. Proves the harness sees what the daemon tests rely on.
+test_kernel_oom() {
+	name=kernel-oom-v2
+	cg=$(cg_new oomguard-test-kernel) || { fail $name "cannot create a cgroup"; return; }
+	echo 64M >"$cg/memory.max"
+	why=""
+	spawn "$cg" vm_eater 16 "$READY"
+	pid=$!
+	wait_ready $pid 60 || why="$why a 16 MiB eater under a 64 MiB limit did not get its memory;"
+	[ "$(field "$cg/memory.events" oom_kill)" = 0 ] || why="$why oom_kill counted for an eater that fits;"
+	kill -9 $pid 2>/dev/null
+	wait $pid 2>/dev/null
+	t0=$(now_cs)
+	spawn "$cg" vm_eater 128 "$READY"
+	pid=$!
+	wait_exit $pid 60
+	rc=$?
+	t1=$(now_cs)
+	kills=$(field "$cg/memory.events" oom_kill)
+	[ $rc = 137 ] || why="$why a 128 MiB eater ended with status $rc, not SIGKILL;"
+	[ -e "$READY/$pid" ] && why="$why the 128 MiB eater got all its memory;"
+	[ "$kills" -ge 1 ] || why="$why memory.events oom_kill stayed $kills;"
+	info "$name: 128 MiB eater in a 64 MiB cgroup killed after $(secs $((t1 - t0))) s," \
+		"memory.events oom_kill=$kills oom=$(field "$cg/memory.events" oom)"
+	cg_del "$cg"
+	verdict $name "$why"
+}
+
+mkdir -p "$READY"
+echo "tests: start at $(cut -d' ' -f1 /proc/uptime) s, selection '$sel'"
+if want base; then
+	test_v2_files
+	test_kernel_oom
+fi
+if want daemon; then
+	. /tests-daemon.sh
+fi
+if want flood; then
+	. /tests-flood.sh
+fi
+echo "tests: end at $(cut -d' ' -f1 /proc/uptime) s"
+echo "$passed passed, $failed failed, $skipped skipped"
