@@ -59,7 +59,10 @@ flood)
 	kills "$t0" "$t1" "$FLOOD_EATER_KIB" >>"$dir/kills.tsv"
 	# Eaters only die by a kill, so the dead eaters are the kill count (the monitor can miss a task
 	# that is started and killed within one sampling interval); kills.tsv has those it saw.
-	awk -F'\t' -v s="$settled" -v dead="$((FLOOD_N - ${alive:-0}))" '
+	# Eaters that never ran (exit status 1..127: exec or mmap failed) are not kills.
+	failed=$(awk '$2 == "eater_exit" && $4 > 0 && $4 < 128 { n++ } END { print n + 0 }' "$dir/events.log")
+	echo "failed_to_start $failed"
+	awk -F'\t' -v s="$settled" -v dead="$((FLOOD_N - ${alive:-0} - failed))" '
 		NR > 1 { p += $11; last = $1; if ($3 == "writer") w++ }
 		END { printf "settled %d\nkills %d\nkills_seen %d\npremature %d\n", s, dead + w, NR - 1, p
 			printf "time_to_last_kill_s %.2f\n", last / 1000 }' "$dir/kills.tsv"

@@ -5,7 +5,7 @@
 # gnuplot plots (memory over time with kill marks, time to kill, time to free) in a folder beside it.
 # Usage: bench/report.sh OUTDIR [REPORT.md]    (default docs/bench.md, plots in docs/bench/)
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 out=$1 report=${2:-docs/bench.md}
 plots=${report%.md}
 rel=$(basename "$plots")
@@ -98,7 +98,7 @@ table() {
 # --- plots ---------------------------------------------------------------------------------
 # Flood, run 1 of each contender: the cgroup's usage, anon and page cache over time, kills marked.
 flood_plot() {
-	local w d t0 n=0 cmds=() data
+	local w d t0 n=0 cmds=()
 	for w in "${who_ok[@]}"; do
 		d=$out/flood/$w/run1
 		[ -f "$d/monitor.log" ] || continue

@@ -8,9 +8,10 @@
 #   --full        the cover letter's sizes (2 GiB, 100 eaters of 80 MiB); default a quick size
 #   --report FILE where the markdown goes (default docs/bench.md, plots beside it in docs/bench/)
 #   OOMGUARD_BENCH_CMD  how to start oomguard on one cgroup: {oomguard} and {memcg} (the v1 memory
-#                 group's directory) are replaced; default '{oomguard} run --cgroup {memcg}'
+#                 group's directory) are replaced; default
+#                 '{oomguard} run --log-level info --cgroup {memcg}' (+ --oom-kill-disable)
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 top=$PWD
 
 profile=quick runs=3 scenarios=flood,fit,thrash,stuck
@@ -31,7 +32,7 @@ while [ $# -gt 0 ]; do
 done
 [[ $runs =~ ^[1-9][0-9]*$ ]] || { echo "run.sh: --runs wants a positive number" >&2; exit 2; }
 
-CG_TAG=bench
+CG_TAG=bench # read by tests/lib/cgroup.sh: groups are oomguard-test-bench-*
 # shellcheck source=tests/lib/cgroup.sh
 . tests/lib/cgroup.sh
 cg_require || exit 1
@@ -78,7 +79,7 @@ results=$out/results.tsv
 	echo "earlyoom $(dpkg-query -W -f='${Version}' earlyoom)"
 	echo "nohang $(dpkg-query -W -f='${Version}' nohang)"
 	echo "lxcfs $(dpkg-query -W -f='${Version}' lxcfs)"
-	env | grep -E '^(FLOOD|WRITER|WARMUP|FIT|THRASH|STUCK)_' | sort | tr = ' '
+	env | grep -E '^(FLOOD|WRITER|WARMUP|FIT|THRASH|STUCK)_' | sort | tr '=' ' '
 } >"$out/meta"
 
 # lxcfs gives earlyoom and nohang the cgroup's view of /proc/meminfo; start it when nobody has.
@@ -103,10 +104,14 @@ stop_lxcfs() {
 	lxcfs_pid=""
 }
 
+# oomguard_cmd MEMCG CONTENDER: the command line that starts oomguard on one group; the
+# oom_kill_disable mode adds --oom-kill-disable (the group has it set already, before any task).
 oomguard_cmd() {
-	local t=${OOMGUARD_BENCH_CMD:-'{oomguard} run --cgroup {memcg}'}
+	local t=${OOMGUARD_BENCH_CMD:-'{oomguard} run --log-level info --cgroup {memcg}'}
 	t=${t//\{oomguard\}/$oomguard}
-	echo "${t//\{memcg\}/$1}"
+	t=${t//\{memcg\}/$1}
+	[ "$2" = oomguard-ockd ] && t+=" --oom-kill-disable"
+	echo "$t"
 }
 
 # available CONTENDER: succeed when the contender can run here; else print why.
@@ -147,9 +152,9 @@ max_ms_of() {
 
 # run_one SCENARIO CONTENDER RUNDIR: one scenario in a fresh cgroup; figures into RUNDIR/result.
 run_one() {
-	local scen=$1 who=$2 dir=$3 cg opts=() mon dpid="" spid deadline memcg
+	local scen=$1 who=$2 dir=$3 cg opts=() mon dpid="" spid deadline memcg into c
 	mkdir -p "$dir"
-	env | grep -E '^(FLOOD|WRITER|WARMUP|FIT|THRASH|STUCK)_' | sort | tr = ' ' >"$dir/env"
+	env | grep -E '^(FLOOD|WRITER|WARMUP|FIT|THRASH|STUCK)_' | sort | tr '=' ' ' >"$dir/env"
 	opts=(--psi)
 	[ "$scen" = stuck ] && opts+=(--freezer)
 	[ "$scen" = thrash ] && opts+=(--read-bps "$dir" "$THRASH_READ_BPS")
@@ -163,15 +168,27 @@ run_one() {
 	mon=$!
 	if [[ $who == oomguard* ]]; then
 		# shellcheck disable=SC2046
-		$(oomguard_cmd "$memcg") >"$dir/daemon.log" 2>&1 &
+		$(oomguard_cmd "$memcg" "$who") >"$dir/daemon.log" 2>&1 &
 		dpid=$!
 		sleep 1
 	fi
 	export FREEZER_DIR
 	FREEZER_DIR=$(cg_path "$cg" freezer)
-	CG_ENTER_CTRLS="memory unified blkio" cg_spawn "$cg" spid \
-		unshare --pid --fork --mount --mount-proc "$top/bench/scenario.sh" "$scen" "$dir" "$who" \
-		>"$dir/driver.log" 2>&1
+	if [ "$who" = earlyoom ] || [ "$who" = nohang ]; then
+		# A container: the driver, the daemon and the workload in one PID namespace in the group.
+		CG_ENTER_CTRLS="memory unified blkio" cg_spawn "$cg" spid \
+			unshare --pid --fork --mount --mount-proc "$top/bench/scenario.sh" "$scen" "$dir" \
+			"$who" >"$dir/driver.log" 2>&1
+	else
+		# The driver stays outside (with oom_kill_disable a task in a full group can fail to
+		# fork or fault); each workload task enters the group before exec.
+		into=""
+		for c in memory unified blkio; do
+			[ -d "$(cg_path "$cg" "$c")" ] && into+="$(cg_path "$cg" "$c")/cgroup.procs "
+		done
+		SPAWN_INTO=$into "$top/bench/scenario.sh" "$scen" "$dir" "$who" >"$dir/driver.log" 2>&1 &
+		spid=$!
+	fi
 	deadline=$(($(date +%s%3N) + $(max_ms_of "$scen")))
 	while kill -0 "$spid" 2>/dev/null; do
 		if [ "$(date +%s%3N)" -ge "$deadline" ]; then
@@ -181,6 +198,7 @@ run_one() {
 		sleep 0.2
 	done
 	[ -n "$dpid" ] && { kill -TERM "$dpid" 2>/dev/null; wait "$dpid" 2>/dev/null; }
+	kill -0 "$spid" 2>/dev/null && kill -TERM "$spid" 2>/dev/null # the driver, when it overran
 	cg_destroy "$cg"
 	wait "$spid" 2>/dev/null
 	kill -TERM "$mon" 2>/dev/null
