@@ -210,7 +210,7 @@ static void test_cgroup_files(void **state)
 	assert_string_equal(m.v1_memory, "/a b");
 	assert_string_equal(m.v2, "");
 
-	assert_int_equal(read_memcg_v1_stat(FIX "k6.18/cgroup/v1", buf, sizeof(buf), &s1), 0);
+	assert_int_equal(read_memcg_v1_stat(FIX "k6.18/sys/fs/cgroup/memory/oomguard-fixture", buf, sizeof(buf), &s1), 0);
 	assert_true(s1.pgpgin > 0);
 	assert_int_equal(parse_memcg_v1_stat_buf("cache 4096\nrss 8192\ninactive_file 1\n"
 						 "active_file 2\npgpgin 3\npgpgout 4\n",
@@ -218,13 +218,13 @@ static void test_cgroup_files(void **state)
 			 0);
 	assert_int_equal(s1.rss_bytes, 8192);
 	assert_int_equal(s1.workingset_refault_file, 0);
-	assert_int_equal(read_memcg_v1_oom_control(FIX "k6.18/cgroup/v1", &oc), 0);
+	assert_int_equal(read_memcg_v1_oom_control(FIX "k6.18/sys/fs/cgroup/memory/oomguard-fixture", &oc), 0);
 	assert_int_equal(oc.under_oom, 0);
 	assert_int_equal(parse_memcg_v1_oom_control_buf("oom_kill_disable 1\nunder_oom 1\n", &oc),
 			 0);
 	assert_int_equal(oc.oom_kill_disable, 1);
 	assert_int_equal(oc.under_oom, 1);
-	assert_int_equal(read_cgroup_u64(FIX "k6.18/cgroup/v1", "memory.limit_in_bytes", &v), 0);
+	assert_int_equal(read_cgroup_u64(FIX "k6.18/sys/fs/cgroup/memory/oomguard-fixture", "memory.limit_in_bytes", &v), 0);
 	assert_true(v > 0);
 
 	assert_int_equal(parse_memcg_v2_stat_buf("anon 10\nfile 20\ninactive_file 5\n"
