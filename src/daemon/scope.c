@@ -1,0 +1,419 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Scopes: acquire (read everything a decision needs into s->cur), decide (pure, on prev and
+ * cur), and the zone a memory cgroup looks like to the seed's rule. */
+#include "daemon/scope.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/eventfd.h>
+
+#include "linux/sys.h"
+#include "policy/gfp.h"
+
+#define PAGE_BYTES 4096ull
+
+static int join(char *out, size_t size, const char *a, const char *b)
+{
+	int n = snprintf(out, size, "%s%s", a ? a : "", b);
+
+	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
+}
+
+int scope_init_machine(struct scope *s, const char *root, char *scratch)
+{
+	struct proc_meminfo mi;
+	int r;
+
+	memset(s, 0, sizeof(*s));
+	s->kind = SCOPE_MACHINE;
+	s->root = root;
+	s->oom_efd = -1;
+	snprintf(s->name, sizeof(s->name), "machine");
+	r = read_meminfo(root, scratch, SCOPE_SCRATCH_SIZE, &mi);
+	if (r < 0)
+		return r;
+	s->mem_total_bytes = mi.mem_total_kib * 1024;
+	return 0;
+}
+
+static bool under(const char *path, const char *mnt)
+{
+	size_t len = strlen(mnt);
+
+	return len && !strncmp(path, mnt, len) && (path[len] == '/' || path[len] == '\0');
+}
+
+int scope_init_cgroup(struct scope *s, const char *root, const char *path,
+		      const struct cgroup_mounts *mounts, char *scratch, char *err, size_t errsize)
+{
+	uint64_t v;
+	int r;
+
+	r = scope_init_machine(s, root, scratch);
+	if (r < 0) {
+		snprintf(err, errsize, "cannot read meminfo");
+		return r;
+	}
+	snprintf(s->name, sizeof(s->name), "%s", path);
+	if (join(s->dir, sizeof(s->dir), root, path) < 0) {
+		snprintf(err, errsize, "%s: path too long", path);
+		return -ENAMETOOLONG;
+	}
+	if (under(path, mounts->v1_memory)) {
+		s->kind = SCOPE_CGROUP_V1;
+		r = read_cgroup_u64(s->dir, "memory.limit_in_bytes", &v);
+	} else if (under(path, mounts->v2)) {
+		s->kind = SCOPE_CGROUP_V2;
+		r = read_cgroup_u64(s->dir, "memory.current", &v);
+		if (r == -ENOENT) {
+			snprintf(err, errsize,
+				 "%s: not a memory cgroup (the v2 hierarchy at %s has no memory "
+				 "controller here)",
+				 path, mounts->v2);
+			return -ENOTDIR;
+		}
+	} else {
+		snprintf(err, errsize,
+			 "%s: not a memory cgroup (v1 memory hierarchy: %s, v2: %s)", path,
+			 mounts->v1_memory[0] ? mounts->v1_memory : "none",
+			 mounts->v2[0] ? mounts->v2 : "none");
+		return -ENOTDIR;
+	}
+	if (r < 0) {
+		snprintf(err, errsize, "%s: not a memory cgroup (%s)", path, strerror(-r));
+		return -ENOTDIR;
+	}
+	return 0;
+}
+
+int scope_register_oom_event(struct scope *s)
+{
+	char path[CONFIG_PATH_MAX + 32], line[64];
+	int efd, ofd, r;
+
+	if (s->kind != SCOPE_CGROUP_V1)
+		return 0;
+	efd = sys->eventfd(0, EFD_NONBLOCK);
+	if (efd < 0)
+		return efd;
+	if (join(path, sizeof(path), s->dir, "/memory.oom_control") < 0) {
+		sys->close(efd);
+		return -ENAMETOOLONG;
+	}
+	ofd = sys_open_path(NULL, path, O_RDONLY);
+	if (ofd < 0) {
+		sys->close(efd);
+		return ofd;
+	}
+	snprintf(line, sizeof(line), "%d %d", efd, ofd);
+	r = join(path, sizeof(path), s->dir, "/cgroup.event_control");
+	if (!r)
+		r = sys_write_file(NULL, path, line);
+	sys->close(ofd);
+	if (r < 0) {
+		sys->close(efd);
+		return r;
+	}
+	s->oom_efd = efd;
+	return 0;
+}
+
+void scope_close(struct scope *s)
+{
+	if (s->oom_efd >= 0)
+		sys->close(s->oom_efd);
+	s->oom_efd = -1;
+}
+
+/* The zonelist of the machine, highest zone first, as the allocator walks it. */
+static void machine_zones(struct scope_snapshot *snap, const struct proc_zone *pz, size_t nr,
+			  bool swap_free)
+{
+	snap->nr_zones = 0;
+	for (int type = ZONE_NORMAL; type >= ZONE_DMA; type--) {
+		for (size_t i = 0; i < nr; i++) {
+			const struct proc_zone *p = &pz[i];
+			struct zone_snapshot *z;
+
+			if (p->type != type || !p->managed_pages || snap->nr_zones >= MAX_NR_ZONES)
+				continue;
+			z = &snap->zones[snap->nr_zones++];
+			memset(z, 0, sizeof(*z));
+			z->idx = (enum zone_type)type;
+			z->managed_pages = p->managed_pages;
+			z->watermark[WMARK_MIN] = p->min_pages;
+			z->watermark[WMARK_LOW] = p->low_pages;
+			z->watermark[WMARK_HIGH] = p->high_pages;
+			for (unsigned int k = 0; k < MAX_NR_ZONES && k < p->nr_protection; k++)
+				z->lowmem_reserve[k] = p->protection[k];
+			z->free_pages = p->free_pages;
+			z->free_cma_pages = p->free_cma_pages;
+			for (unsigned int o = 0; o < MAX_ORDER; o++) {
+				z->nr_free[o] = p->nr_free[o];
+				/* buddyinfo has no migratetypes: a non-empty order is usable. */
+				if (p->nr_free[o])
+					z->free_list_mask[o] = (1u << MIGRATE_UNMOVABLE) |
+							       (1u << MIGRATE_MOVABLE) |
+							       (1u << MIGRATE_RECLAIMABLE);
+			}
+			z->reclaimable_pages = p->inactive_file + p->active_file;
+			if (swap_free)
+				z->reclaimable_pages += p->inactive_anon + p->active_anon;
+			z->write_pending = p->write_pending;
+		}
+	}
+}
+
+/* A memory cgroup as one zone: size = limit, free = limit - usage, min = the reserve. */
+static void cgroup_zone(struct scope_snapshot *snap, unsigned int reserve_permille,
+			uint64_t dirty_bytes)
+{
+	struct zone_snapshot *z = &snap->zones[0];
+	uint64_t limit_pages = snap->limit_bytes / PAGE_BYTES;
+	uint64_t free_pages = snap->limit_bytes > snap->usage_bytes
+				      ? (snap->limit_bytes - snap->usage_bytes) / PAGE_BYTES
+				      : 0;
+	uint64_t min = limit_pages * reserve_permille / 1000;
+
+	memset(z, 0, sizeof(*z));
+	if (!min)
+		min = 1;
+	z->idx = ZONE_NORMAL;
+	z->managed_pages = limit_pages;
+	z->watermark[WMARK_MIN] = min;
+	z->watermark[WMARK_LOW] = min + min / 4;
+	z->watermark[WMARK_HIGH] = min + min / 2;
+	z->free_pages = free_pages;
+	z->nr_free[0] = free_pages;
+	z->free_list_mask[0] = (1u << MIGRATE_UNMOVABLE) | (1u << MIGRATE_MOVABLE);
+	z->reclaimable_pages = snap->file_bytes / PAGE_BYTES;
+	if (snap->swap_free)
+		z->reclaimable_pages += snap->anon_bytes / PAGE_BYTES;
+	z->write_pending = dirty_bytes / PAGE_BYTES;
+	snap->nr_zones = 1;
+}
+
+static int acquire_machine(struct scope *s, char *scratch, struct scope_snapshot *snap)
+{
+	struct proc_zone pz[PROC_MAX_ZONES];
+	struct proc_vmstat vm;
+	struct proc_meminfo mi;
+	struct psi_stats psi;
+	size_t nr;
+	int r;
+
+	r = read_meminfo(s->root, scratch, SCOPE_SCRATCH_SIZE, &mi);
+	if (r < 0)
+		return r;
+	snap->limit_bytes = mi.mem_total_kib * 1024;
+	snap->usage_bytes = (mi.mem_total_kib - mi.mem_available_kib) * 1024;
+	snap->swap_free = mi.swap_free_kib > 0;
+	r = read_zoneinfo(s->root, scratch, SCOPE_SCRATCH_SIZE, pz, PROC_MAX_ZONES, &nr);
+	if (r < 0)
+		return r;
+	machine_zones(snap, pz, nr, snap->swap_free);
+	snap->file_bytes = snap->anon_bytes = 0;
+	for (size_t i = 0; i < nr; i++) {
+		snap->file_bytes += (pz[i].inactive_file + pz[i].active_file) * PAGE_BYTES;
+		snap->anon_bytes += (pz[i].inactive_anon + pz[i].active_anon) * PAGE_BYTES;
+	}
+	r = read_vmstat(s->root, scratch, SCOPE_SCRATCH_SIZE, &vm);
+	if (r < 0)
+		return r;
+	snap->stall_events = vm.allocstall;
+	snap->reclaimed = vm.pgsteal;
+	snap->refaulted = vm.workingset_refault_file + vm.workingset_refault_anon;
+	snap->kernel_oom_kills = vm.oom_kill;
+	r = read_psi(s->root, "/proc/pressure/memory", scratch, SCOPE_SCRATCH_SIZE, &psi);
+	snap->stall_usec = r < 0 ? 0 : psi.some.total_usec;
+	return 0;
+}
+
+static int acquire_v1(struct scope *s, char *scratch, struct scope_snapshot *snap)
+{
+	struct memcg_v1_stat st;
+	struct memcg_v1_oom_control oc;
+	int r;
+
+	r = read_cgroup_u64(s->dir, "memory.limit_in_bytes", &snap->limit_bytes);
+	if (!r)
+		r = read_cgroup_u64(s->dir, "memory.usage_in_bytes", &snap->usage_bytes);
+	if (!r)
+		r = read_cgroup_u64(s->dir, "memory.failcnt", &snap->stall_events);
+	if (!r)
+		r = read_memcg_v1_stat(s->dir, scratch, SCOPE_SCRATCH_SIZE, &st);
+	if (!r)
+		r = read_memcg_v1_oom_control(s->dir, &oc);
+	if (r < 0)
+		return r;
+	if (snap->limit_bytes > s->mem_total_bytes)
+		snap->limit_bytes = s->mem_total_bytes;
+	snap->file_bytes = st.inactive_file_bytes + st.active_file_bytes;
+	snap->anon_bytes = st.inactive_anon_bytes + st.active_anon_bytes;
+	snap->refaulted = st.workingset_refault_file + st.workingset_refault_anon;
+	snap->reclaimed = 0;
+	snap->stall_usec = 0;
+	snap->parked = oc.under_oom != 0;
+	snap->oom_kill_disable = oc.oom_kill_disable != 0;
+	snap->kernel_oom_kills = oc.oom_kill;
+	snap->swap_free = false;
+	cgroup_zone(snap, s->reserve_permille, st.dirty_bytes + st.writeback_bytes);
+	return 0;
+}
+
+static int acquire_v2(struct scope *s, char *scratch, struct scope_snapshot *snap)
+{
+	struct memcg_v2_stat st;
+	struct memcg_v2_events ev;
+	struct psi_stats psi;
+	char path[CONFIG_PATH_MAX + 32];
+	int r;
+
+	r = read_cgroup_u64(s->dir, "memory.max", &snap->limit_bytes);
+	if (!r)
+		r = read_cgroup_u64(s->dir, "memory.current", &snap->usage_bytes);
+	if (!r)
+		r = read_memcg_v2_stat(s->dir, scratch, SCOPE_SCRATCH_SIZE, &st);
+	if (!r)
+		r = read_memcg_v2_events(s->dir, &ev);
+	if (!r)
+		r = join(path, sizeof(path), s->dir, "/memory.pressure");
+	if (r < 0)
+		return r;
+	if (snap->limit_bytes > s->mem_total_bytes)
+		snap->limit_bytes = s->mem_total_bytes;
+	snap->stall_events = ev.max;
+	snap->kernel_oom_kills = ev.oom_kill;
+	snap->reclaimed = st.pgsteal;
+	snap->refaulted = st.workingset_refault_file + st.workingset_refault_anon;
+	snap->file_bytes = st.inactive_file_bytes + st.active_file_bytes;
+	snap->anon_bytes = st.inactive_anon_bytes + st.active_anon_bytes;
+	r = read_psi(NULL, path, scratch, SCOPE_SCRATCH_SIZE, &psi);
+	snap->stall_usec = r < 0 ? 0 : psi.some.total_usec;
+	snap->parked = false;
+	snap->swap_free = false;
+	cgroup_zone(snap, s->reserve_permille, st.file_dirty_bytes + st.file_writeback_bytes);
+	return 0;
+}
+
+int scope_acquire(struct scope *s, char *scratch, uint64_t now_usec)
+{
+	struct scope_snapshot snap;
+	int r;
+
+	memset(&snap, 0, sizeof(snap));
+	snap.time_usec = now_usec;
+	switch (s->kind) {
+	case SCOPE_MACHINE:
+		r = acquire_machine(s, scratch, &snap);
+		break;
+	case SCOPE_CGROUP_V1:
+		r = acquire_v1(s, scratch, &snap);
+		break;
+	default:
+		r = acquire_v2(s, scratch, &snap);
+		break;
+	}
+	if (r < 0)
+		return r;
+	if (s->cur.time_usec) {
+		s->prev = s->cur;
+		s->has_prev = true;
+	}
+	s->cur = snap;
+	return 0;
+}
+
+int scope_usage_bytes(const struct scope *s, char *scratch, size_t size, uint64_t *ret_bytes)
+{
+	struct proc_meminfo mi;
+	int r;
+
+	switch (s->kind) {
+	case SCOPE_MACHINE:
+		r = read_meminfo(s->root, scratch, size, &mi);
+		if (r < 0)
+			return r;
+		*ret_bytes = (mi.mem_total_kib - mi.mem_available_kib) * 1024;
+		return 0;
+	case SCOPE_CGROUP_V1:
+		return read_cgroup_u64(s->dir, "memory.usage_in_bytes", ret_bytes);
+	default:
+		return read_cgroup_u64(s->dir, "memory.current", ret_bytes);
+	}
+}
+
+static uint64_t delta(uint64_t cur, uint64_t prev)
+{
+	return cur >= prev ? cur - prev : 0; /* a counter that went back: the cgroup was recreated */
+}
+
+void scope_build_request(const struct scope *s, struct alloc_request *ret_req)
+{
+	ret_req->gfp_mask = GFP_HIGHUSER_MOVABLE;
+	ret_req->order = 0;
+	ret_req->alloc_flags = ALLOC_WMARK_MIN | ALLOC_CPUSET;
+	ret_req->high_zoneidx = s->cur.nr_zones ? (int)s->cur.zones[0].idx : ZONE_NORMAL;
+	ret_req->zones = s->cur.zones;
+	ret_req->nr_zones = s->cur.nr_zones;
+}
+
+void scope_decide(struct scope *s, const struct config *c)
+{
+	struct progress_params params = {c->stall_bound_permille, c->refault_min_pages};
+	struct round_sample *smp = &s->sample;
+	struct alloc_request req;
+
+	s->oom = false;
+	s->decided = false;
+	if (!s->has_prev)
+		return;
+	memset(smp, 0, sizeof(*smp));
+	smp->interval_usec = delta(s->cur.time_usec, s->prev.time_usec);
+	smp->stall_events = delta(s->cur.stall_events, s->prev.stall_events);
+	smp->stall_usec = delta(s->cur.stall_usec, s->prev.stall_usec);
+	smp->has_stall_usec = s->kind != SCOPE_CGROUP_V1;
+	smp->reclaimed_pages = delta(s->cur.reclaimed, s->prev.reclaimed);
+	smp->has_reclaimed = s->kind != SCOPE_CGROUP_V1;
+	smp->refaulted_pages = delta(s->cur.refaulted, s->prev.refaulted);
+	smp->parked = s->cur.parked;
+	progress_round(smp, &params, &s->round);
+	s->decided = true;
+	if (!s->round.is_round) {
+		if (++s->quiet_rounds >= SCOPE_QUIET_ROUNDS_RESET) {
+			s->retry.no_progress_loops = 0;
+			s->retry.pages_reclaimed = 0;
+		}
+		memset(&s->decision, 0, sizeof(s->decision));
+		s->decision.verdict = RETRY_RECLAIM;
+		s->decision.no_progress_loops = s->retry.no_progress_loops;
+		s->decision.reason = "not a round";
+		return;
+	}
+	s->quiet_rounds = 0;
+	scope_build_request(s, &req);
+	reclaim_retry_decide(RETRY_RULE_REWORK, &req,
+			     s->round.progress ? (unsigned long)s->round.net_reclaimed : 0, &s->retry,
+			     &s->decision);
+	s->oom = s->decision.verdict == RETRY_OOM;
+}
+
+bool scope_resolved(const struct scope *s)
+{
+	if (s->cur.parked)
+		return false;
+	for (size_t i = 0; i < s->cur.nr_zones; i++) {
+		const struct zone_snapshot *z = &s->cur.zones[i];
+
+		if (z->free_pages > z->watermark[WMARK_HIGH])
+			return true;
+	}
+	return false;
+}
+
+void scope_oom_progress(struct scope *s)
+{
+	retry_state_oom_progress(&s->retry);
+}
