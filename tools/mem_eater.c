@@ -7,11 +7,14 @@
 
 #include "tool_util.h"
 
+/* How often a gated eater looks for its gate: short next to any scenario's time scale. */
+#define GATE_POLL_MSEC 5
+
 static void usage(FILE *out)
 {
 	fprintf(
 	    out,
-	    "usage: mem_eater [-s STEP] [-i MSEC] [-r FD] [-t SEC] [-x] SIZE\n"
+	    "usage: mem_eater [-s STEP] [-i MSEC] [-r FD] [-t SEC] [-x] [-G PATH] SIZE\n"
 	    "  SIZE      memory to take: 64, 64M, 2G, 512K (a bare number is MiB)\n"
 	    "  -s STEP   take it in steps of STEP, sleeping -i MSEC (default 100) between steps\n"
 	    "  -r FD     write one byte to FD once all memory is touched, then close it\n"
@@ -36,11 +39,12 @@ int main(int argc, char **argv)
 	uint64_t size_kib = 0, step_kib = 0;
 	unsigned long interval_msec = 100, hold_sec = 0;
 	int ready_fd = -1, exit_early = 0, opt;
+	const char *gate = NULL;
 	unsigned char *mem;
 	size_t size_bytes, step_bytes, done = 0;
 	uint64_t deadline_usec = 0;
 
-	while ((opt = getopt(argc, argv, "s:i:r:t:xh")) != -1) {
+	while ((opt = getopt(argc, argv, "s:i:r:t:xG:h")) != -1) {
 		switch (opt) {
 		case 's':
 			if (tool_parse_size_kib(optarg, &step_kib) < 0) {
@@ -60,6 +64,9 @@ int main(int argc, char **argv)
 		case 'x':
 			exit_early = 1;
 			break;
+		case 'G':
+			gate = optarg;
+			break;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -76,6 +83,8 @@ int main(int argc, char **argv)
 		perror("mem_eater: sigaction");
 		return 1;
 	}
+	while (gate && access(gate, F_OK) < 0 && !tool_stop)
+		tool_sleep_msec(GATE_POLL_MSEC);
 	size_bytes = (size_t)size_kib * 1024;
 	step_bytes = step_kib ? (size_t)step_kib * 1024 : size_bytes;
 	mem = mmap(NULL, size_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);

@@ -6,7 +6,8 @@
 #
 # Usage (bash):   . tests/lib/cgroup.sh
 #   cg_require || exit 77                       # root and the v1 memory controller, else SKIP line
-#   cg_new CG 128M [--oom-kill-disable] [--freezer] [--read-bps PATH BPS] [--write-bps PATH BPS]
+#   cg_new CG 128M [--oom-kill-disable] [--freezer] [--psi] [--read-bps PATH BPS] [--write-bps PATH BPS]
+#       --psi adds a group in the v2 hierarchy ($CG_ROOT/unified) for its memory.pressure file
 #   cg_spawn CG PIDVAR cmd args...              # background, inside CG; pid in $PIDVAR
 #   cg_exec CG cmd args...                      # foreground, inside CG; returns its status
 #   cg_path CG memory|freezer|blkio             # the group's directory in that hierarchy
@@ -90,8 +91,9 @@ cg_new() {
 			echo 1 >"$d/memory.oom_control" || return 1
 			shift
 			;;
-		--freezer | --blkio)
+		--freezer | --blkio | --psi)
 			ctrl=${1#--}
+			[ "$ctrl" = psi ] && ctrl=unified
 			if [[ " ${CG_CTRLS[$name]} " != *" $ctrl "* ]]; then
 				mkdir "$CG_ROOT/$ctrl/$name" || return 1
 				CG_CTRLS[$name]="${CG_CTRLS[$name]} $ctrl"
@@ -119,10 +121,12 @@ cg_new() {
 	printf -v "$var" '%s' "$name"
 }
 
-# cg_enter CG: move the calling (sub)shell into every hierarchy of CG.
+# cg_enter CG: move the calling (sub)shell into every hierarchy of CG, or only into those named in
+# $CG_ENTER_CTRLS (e.g. "memory unified" to keep a driver out of the group's freezer).
 cg_enter() {
 	local ctrl
 	for ctrl in ${CG_CTRLS[$1]}; do
+		[ -n "${CG_ENTER_CTRLS:-}" ] && [[ " $CG_ENTER_CTRLS " != *" $ctrl "* ]] && continue
 		echo "$BASHPID" >"$CG_ROOT/$ctrl/$1/cgroup.procs" || return 1
 	done
 }
@@ -186,7 +190,7 @@ cg_destroy() {
 		[ $((i % 10)) -eq 0 ] && cg_thaw "$name"
 		sleep 0.1
 	done
-	for ctrl in ${CG_CTRLS[$name]:-memory freezer blkio}; do
+	for ctrl in ${CG_CTRLS[$name]:-memory freezer blkio unified}; do
 		[ -d "$CG_ROOT/$ctrl/$name" ] || continue
 		for i in $(seq 50); do
 			rmdir "$CG_ROOT/$ctrl/$name" 2>/dev/null && break
