@@ -326,6 +326,8 @@ void daemon_round(struct daemon *d)
 			continue;
 		}
 		scope_decide(s, &d->cfg);
+		if (log_max_prio >= LOG_PRIO_DEBUG && s->round.is_round)
+			log_decision(s, LOG_PRIO_DEBUG, s->oom ? "round, oom" : "round, retry");
 		if (!s->oom || d->kill_pending[i])
 			continue;
 		act_on_scope(d, i, now);

@@ -323,7 +323,22 @@ int scope_acquire(struct scope *s, char *scratch, uint64_t now_usec)
 		s->has_prev = true;
 	}
 	s->cur = snap;
+	scope_push_history(s);
 	return 0;
+}
+
+void scope_push_history(struct scope *s)
+{
+	struct scope_counters *h = &s->hist[s->hist_next];
+
+	h->time_usec = s->cur.time_usec;
+	h->stall_events = s->cur.stall_events;
+	h->stall_usec = s->cur.stall_usec;
+	h->reclaimed = s->cur.reclaimed;
+	h->refaulted = s->cur.refaulted;
+	s->hist_next = (s->hist_next + 1) % SCOPE_WINDOW_ROUNDS;
+	if (s->hist_len < SCOPE_WINDOW_ROUNDS)
+		s->hist_len++;
 }
 
 int scope_usage_bytes(const struct scope *s, char *scratch, size_t size, uint64_t *ret_bytes)
@@ -365,19 +380,22 @@ void scope_decide(struct scope *s, const struct config *c)
 	struct progress_params params = {c->stall_bound_permille, c->refault_min_pages};
 	struct round_sample *smp = &s->sample;
 	struct alloc_request req;
+	const struct scope_counters *old;
 
 	s->oom = false;
 	s->decided = false;
-	if (!s->has_prev)
+	if (s->hist_len < 2)
 		return;
+	old = &s->hist[s->hist_len < SCOPE_WINDOW_ROUNDS ? 0 : s->hist_next];
 	memset(smp, 0, sizeof(*smp));
-	smp->interval_usec = delta(s->cur.time_usec, s->prev.time_usec);
-	smp->stall_events = delta(s->cur.stall_events, s->prev.stall_events);
-	smp->stall_usec = delta(s->cur.stall_usec, s->prev.stall_usec);
+	smp->interval_usec = delta(s->cur.time_usec, old->time_usec);
+	smp->stall_events = delta(s->cur.stall_events, old->stall_events);
+	smp->stall_usec = delta(s->cur.stall_usec, old->stall_usec);
 	smp->has_stall_usec = s->kind != SCOPE_CGROUP_V1;
-	smp->reclaimed_pages = delta(s->cur.reclaimed, s->prev.reclaimed);
+	smp->reclaimed_pages = delta(s->cur.reclaimed, old->reclaimed);
 	smp->has_reclaimed = s->kind != SCOPE_CGROUP_V1;
-	smp->refaulted_pages = delta(s->cur.refaulted, s->prev.refaulted);
+	smp->refaulted_pages = delta(s->cur.refaulted, old->refaulted);
+	smp->file_pages = s->cur.file_bytes / PAGE_BYTES;
 	smp->parked = s->cur.parked;
 	progress_round(smp, &params, &s->round);
 	s->decided = true;
@@ -416,4 +434,7 @@ bool scope_resolved(const struct scope *s)
 void scope_oom_progress(struct scope *s)
 {
 	retry_state_oom_progress(&s->retry);
+	s->hist_len = 0;
+	s->hist_next = 0;
+	scope_push_history(s);
 }

@@ -23,6 +23,18 @@ enum scope_kind { SCOPE_MACHINE, SCOPE_CGROUP_V1, SCOPE_CGROUP_V2 };
 #define SCOPE_QUIET_ROUNDS_RESET 10
 
 /*
+ * Deltas are taken over a trailing window of this many rounds (1 s at the default interval):
+ * refaults and failed charges come in bursts (readahead, blkio throttling) that a single
+ * 100 ms interval splits into busy and quiet slices. The rule still runs every round.
+ */
+#define SCOPE_WINDOW_ROUNDS 10
+
+/* The cumulative counters of one snapshot, kept for the window. */
+struct scope_counters {
+	uint64_t time_usec, stall_events, stall_usec, reclaimed, refaulted;
+};
+
+/*
  * struct scope_snapshot - what one acquire read.
  * @time_usec:     CLOCK_MONOTONIC when read
  * @stall_events, @stall_usec, @reclaimed, @refaulted:  cumulative counters (see round_sample)
@@ -59,6 +71,8 @@ struct scope {
 	unsigned int reserve_permille;
 	struct scope_snapshot prev, cur;
 	bool has_prev;
+	struct scope_counters hist[SCOPE_WINDOW_ROUNDS];
+	unsigned int hist_len, hist_next;
 	struct retry_state retry;
 	unsigned int quiet_rounds;
 	struct round_sample sample;
@@ -91,8 +105,11 @@ int scope_acquire(struct scope *s, char *scratch, uint64_t now_usec);
 /* scope_usage_bytes() - the usage figure alone (reaper's before/after). */
 int scope_usage_bytes(const struct scope *s, char *scratch, size_t size, uint64_t *ret_bytes);
 
+/* scope_push_history() - remember s->cur's counters for the window (scope_acquire does it). */
+void scope_push_history(struct scope *s);
+
 /*
- * scope_decide() - judge the interval between prev and cur, then run the seed's rule when it
+ * scope_decide() - judge the window that ends at cur (up to SCOPE_WINDOW_ROUNDS back), then run the seed's rule when it
  * was a round. Sets s->oom when the rule says OOM. Pure: reads only @s and @c.
  */
 void scope_decide(struct scope *s, const struct config *c);
@@ -103,7 +120,8 @@ void scope_build_request(const struct scope *s, struct alloc_request *ret_req);
 /* scope_resolved() - re-check before a kill: some zone is back above its high watermark. */
 bool scope_resolved(const struct scope *s);
 
-/* scope_oom_progress() - a kill freed memory: the no-progress count starts again. */
+/* scope_oom_progress() - a kill freed memory: the no-progress count and the window start
+ * again (refaults from before the kill say nothing of the memory after it). */
 void scope_oom_progress(struct scope *s);
 
 #endif
