@@ -29,6 +29,16 @@ enum scope_kind { SCOPE_MACHINE, SCOPE_CGROUP_V1, SCOPE_CGROUP_V2 };
  */
 #define SCOPE_WINDOW_ROUNDS 10
 
+/*
+ * Files a scope keeps open and re-reads with pread (open and close cost more than the read
+ * of a small cgroupfs file). Machine: zoneinfo, buddyinfo, vmstat, meminfo, PSI. Cgroup:
+ * limit, usage, failcnt (v1) or events (v2), stat, oom_control (v1) or pressure (v2).
+ */
+enum scope_file { SF_0, SF_1, SF_2, SF_3, SF_4, NR_SCOPE_FILES };
+
+/* A quiet scope re-reads its expensive files (zoneinfo; memory.stat) at least this often. */
+#define SCOPE_FULL_READ_ROUNDS 10
+
 /* The cumulative counters of one snapshot, kept for the window. */
 struct scope_counters {
 	uint64_t time_usec, stall_events, stall_usec, reclaimed, refaulted;
@@ -67,6 +77,9 @@ struct scope {
 	char name[CONFIG_PATH_MAX];
 	const char *root;
 	int oom_efd;
+	int fds[NR_SCOPE_FILES];
+	unsigned int full_age;     /* acquires since the expensive files were last read */
+	uint64_t gate_refaulted;   /* the machine's refault counter at that read */
 	uint64_t mem_total_bytes;
 	unsigned int reserve_permille;
 	struct scope_snapshot prev, cur;
@@ -99,8 +112,17 @@ int scope_register_oom_event(struct scope *s);
 
 void scope_close(struct scope *s);
 
-/* scope_acquire() - read the scope now into s->cur (s->prev keeps the last one). */
+/* scope_acquire() - read the whole scope now into s->cur (s->prev keeps the last one). */
 int scope_acquire(struct scope *s, char *scratch, uint64_t now_usec);
+
+/*
+ * scope_acquire_gated() - as scope_acquire(), but skip the expensive files while the scope is
+ * quiet. @vm: /proc/vmstat read once this round for every scope (the machine scope uses it
+ * as its own; a cgroup re-reads memory.stat only when the machine's refault counter moved,
+ * its failcnt moved, tasks are parked, or SCOPE_FULL_READ_ROUNDS passed). NULL: read all.
+ */
+int scope_acquire_gated(struct scope *s, char *scratch, uint64_t now_usec,
+			const struct proc_vmstat *vm);
 
 /* scope_usage_bytes() - the usage figure alone (reaper's before/after). */
 int scope_usage_bytes(const struct scope *s, char *scratch, size_t size, uint64_t *ret_bytes);
