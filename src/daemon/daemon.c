@@ -4,6 +4,7 @@
 #include "daemon/daemon.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <poll.h>
 #include <stdlib.h>
@@ -12,6 +13,7 @@
 #include <unistd.h>
 
 #include "daemon/log.h"
+#include "linux/parse.h"
 #include "linux/sys.h"
 
 #if defined(__SANITIZE_ADDRESS__)
@@ -203,7 +205,9 @@ int daemon_kill(struct daemon *d, size_t scope_idx, const struct oom_task *victi
 
 	escape_comm(victim->comm, comm, sizeof(comm));
 	/* Re-check the scope after choosing and before killing. */
-	if (scope_acquire(&recheck, d->scratch, now_usec()) == 0 && scope_resolved(&recheck)) {
+	r = scope_acquire(&recheck, d->scratch, now_usec());
+	memcpy(s->fds, recheck.fds, sizeof(s->fds)); /* a failed read may have reopened one */
+	if (r == 0 && scope_resolved(&recheck)) {
 		log_msg(LOG_PRIO_NOTICE, "resolved before kill scope=%s pid=%d comm=%s", s->name,
 			victim->pid, comm);
 		scope_oom_progress(s);
@@ -312,13 +316,35 @@ static void act_on_scope(struct daemon *d, size_t i, uint64_t detect_usec)
 	daemon_kill(d, i, t, detect_usec);
 }
 
+/* /proc/vmstat once per round: the machine scope's counters and every cgroup's gate. */
+static const struct proc_vmstat *read_gate(struct daemon *d, struct proc_vmstat *vm)
+{
+	if (!d->vmstat_open) {
+		int fd = sys_open_path(d->cfg.root[0] ? d->cfg.root : NULL, "/proc/vmstat",
+				       O_RDONLY);
+
+		if (fd < 0)
+			return NULL;
+		d->vmstat_fd = fd;
+		d->vmstat_open = true;
+	}
+	if (sys_pread_file(d->vmstat_fd, d->scratch, sizeof(d->scratch)) < 0 ||
+	    parse_vmstat_buf(d->scratch, vm) < 0)
+		return NULL;
+	return vm;
+}
+
 void daemon_round(struct daemon *d)
 {
+	struct proc_vmstat vm;
+	const struct proc_vmstat *gate;
+
 	d->rounds++;
+	gate = read_gate(d, &vm);
 	for (size_t i = 0; i < d->nr_scopes; i++) {
 		struct scope *s = &d->scopes[i];
 		uint64_t now = now_usec();
-		int r = scope_acquire(s, d->scratch, now);
+		int r = scope_acquire_gated(s, d->scratch, now, gate);
 
 		if (r < 0) {
 			if (d->rounds % 100 == 1)
@@ -326,6 +352,8 @@ void daemon_round(struct daemon *d)
 			continue;
 		}
 		scope_decide(s, &d->cfg);
+		if (log_max_prio >= LOG_PRIO_DEBUG && s->round.is_round)
+			log_decision(s, LOG_PRIO_DEBUG, s->oom ? "round, oom" : "round, retry");
 		if (!s->oom || d->kill_pending[i])
 			continue;
 		act_on_scope(d, i, now);
@@ -373,15 +401,57 @@ static void on_signal(int sig)
 		daemon_stop_requested = 1;
 }
 
-static void protect_self(void)
+#ifndef OOMGUARD_SANITIZED
+/*
+ * Before mlockall: the text of shared libraries gets MADV_RANDOM (no fault-around: a fault
+ * maps one page, not sixteen) and loses the pages start-up faulted in (they come back from the
+ * page cache on use), so that what stays resident and locked
+ * is what the loop touches; oomguard's own file is locked whole (its kill path too).
+ */
+static void trim_mappings(char *buf, size_t size)
+{
+	uintptr_t self = (uintptr_t)(void *)trim_mappings;
+	char own[256] = "";
+
+	if (sys_read_file(NULL, "/proc/self/maps", buf, size) < 0)
+		return;
+	for (int pass = 0; pass < 2; pass++) {
+		for (char *line = buf; line && *line; line = (char *)next_line(line)) {
+			unsigned long start, end;
+			char perms[8] = "", path[256] = "";
+
+			if (sscanf(line, "%lx-%lx %7s %*s %*s %*s %255s", &start, &end, perms, path) <
+				    3 ||
+			    path[0] != '/')
+				continue;
+			if (pass == 0) {
+				if (self >= start && self < end)
+					snprintf(own, sizeof(own), "%s", path);
+				continue;
+			}
+			if (!strcmp(path, own)) {
+				mlock((void *)start, end - start);
+			} else if (!strcmp(perms, "r-xp")) {
+				/* Text only: other private mappings hold relocations and data. */
+				madvise((void *)start, end - start, MADV_RANDOM);
+				madvise((void *)start, end - start, MADV_DONTNEED);
+			}
+		}
+	}
+}
+#endif
+
+static void protect_self(struct daemon *d)
 {
 	int r;
 
 #ifndef OOMGUARD_SANITIZED
+	trim_mappings(d->scratch, sizeof(d->scratch));
 	/* MCL_ONFAULT: lock what the loop touches, without faulting in all of libc. */
 	if (mlockall(MCL_CURRENT | MCL_FUTURE | MCL_ONFAULT) < 0)
 		log_errno(-errno, "mlockall");
 #else
+	(void)d;
 	log_msg(LOG_PRIO_DEBUG, "sanitizer build: mlockall skipped");
 #endif
 	r = sys_write_file(NULL, "/proc/self/oom_score_adj", "-1000");
@@ -513,7 +583,7 @@ int daemon_run(struct daemon *d)
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
-	protect_self();
+	protect_self(d);
 	r = reaper_start(&d->reaper, d->cfg.reap);
 	if (r < 0) {
 		log_errno(r, "cannot start the reaper thread");
@@ -573,6 +643,9 @@ int daemon_run(struct daemon *d)
 
 void daemon_teardown(struct daemon *d)
 {
+	if (d->vmstat_open)
+		sys->close(d->vmstat_fd);
+	d->vmstat_open = false;
 	reaper_stop(&d->reaper);
 	daemon_handle_reports(d);
 	scopes_stop(d);

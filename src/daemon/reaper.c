@@ -55,7 +55,11 @@ void reap_one(const struct reap_request *req, bool reap, char *scratch, size_t s
 				break;
 			}
 			rep.err = -r;
-			if (r == -ESRCH) { /* all threads past exit_mm: the memory is gone */
+			if (r == -ESRCH) {
+				/* All threads are past exit_mm: the exit is freeing the memory.
+				 * Wait for it to finish (bounded) so the measure is after. */
+				wait_exit(req->pidfd,
+					  OOM_REAP_STEP_MSEC * (MAX_OOM_REAP_RETRIES - rep.tries + 1));
 				rep.result = REAP_EXITED;
 				break;
 			}

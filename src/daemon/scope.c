@@ -30,6 +30,8 @@ int scope_init_machine(struct scope *s, const char *root, char *scratch)
 	s->kind = SCOPE_MACHINE;
 	s->root = root;
 	s->oom_efd = -1;
+	for (int i = 0; i < NR_SCOPE_FILES; i++)
+		s->fds[i] = -1;
 	snprintf(s->name, sizeof(s->name), "machine");
 	r = read_meminfo(root, scratch, SCOPE_SCRATCH_SIZE, &mi);
 	if (r < 0)
@@ -125,6 +127,49 @@ void scope_close(struct scope *s)
 	if (s->oom_efd >= 0)
 		sys->close(s->oom_efd);
 	s->oom_efd = -1;
+	for (int i = 0; i < NR_SCOPE_FILES; i++) {
+		if (s->fds[i] >= 0)
+			sys->close(s->fds[i]);
+		s->fds[i] = -1;
+	}
+}
+
+/*
+ * Reads file @idx of the scope (opened on first use: @path under the root for the machine,
+ * under the cgroup's directory for a cgroup). A failed read closes it; the next reopens.
+ */
+static ssize_t scope_read(struct scope *s, int idx, const char *path, char *buf, size_t size)
+{
+	ssize_t n;
+
+	if (s->fds[idx] < 0) {
+		char full[CONFIG_PATH_MAX + 64];
+		int fd;
+
+		if (s->kind == SCOPE_MACHINE)
+			fd = sys_open_path(s->root, path, O_RDONLY);
+		else if (join(full, sizeof(full), s->dir, path) < 0)
+			return -ENAMETOOLONG;
+		else
+			fd = sys_open_path(NULL, full, O_RDONLY);
+		if (fd < 0)
+			return fd;
+		s->fds[idx] = fd;
+	}
+	n = sys_pread_file(s->fds[idx], buf, size);
+	if (n < 0) {
+		sys->close(s->fds[idx]);
+		s->fds[idx] = -1;
+	}
+	return n;
+}
+
+static int scope_read_u64(struct scope *s, int idx, const char *path, uint64_t *ret_value)
+{
+	char buf[64];
+	ssize_t n = scope_read(s, idx, path, buf, sizeof(buf));
+
+	return n < 0 ? (int)n : parse_u64_file_buf(buf, ret_value);
 }
 
 /* The zonelist of the machine, highest zone first, as the allocator walks it. */
@@ -195,22 +240,60 @@ static void cgroup_zone(struct scope_snapshot *snap, unsigned int reserve_permil
 	snap->nr_zones = 1;
 }
 
-static int acquire_machine(struct scope *s, char *scratch, struct scope_snapshot *snap)
+static int acquire_machine(struct scope *s, char *scratch, struct scope_snapshot *snap,
+			   const struct proc_vmstat *gate)
 {
 	struct proc_zone pz[PROC_MAX_ZONES];
-	struct proc_vmstat vm;
+	struct proc_vmstat own;
+	const struct proc_vmstat *vm = gate;
 	struct proc_meminfo mi;
 	struct psi_stats psi;
 	size_t nr;
+	ssize_t n;
 	int r;
 
-	r = read_meminfo(s->root, scratch, SCOPE_SCRATCH_SIZE, &mi);
+	if (!vm) {
+		n = scope_read(s, SF_2, "/proc/vmstat", scratch, SCOPE_SCRATCH_SIZE);
+		if (n < 0)
+			return (int)n;
+		r = parse_vmstat_buf(scratch, &own);
+		if (r < 0)
+			return r;
+		vm = &own;
+	}
+	snap->stall_events = vm->allocstall;
+	snap->reclaimed = vm->pgsteal;
+	snap->refaulted = vm->workingset_refault_file + vm->workingset_refault_anon;
+	snap->kernel_oom_kills = vm->oom_kill;
+	n = scope_read(s, SF_4, "/proc/pressure/memory", scratch, SCOPE_SCRATCH_SIZE);
+	snap->stall_usec = n < 0 || parse_psi_buf(scratch, &psi) < 0 ? 0 : psi.some.total_usec;
+	/* Quiet: no stall, no reclaim, no refault since the zones were read. */
+	if (gate && s->cur.time_usec && s->full_age < SCOPE_FULL_READ_ROUNDS &&
+	    snap->stall_events == s->cur.stall_events && snap->reclaimed == s->cur.reclaimed &&
+	    snap->refaulted == s->cur.refaulted) {
+		s->full_age++;
+		return 0;
+	}
+	s->full_age = 0;
+	n = scope_read(s, SF_3, "/proc/meminfo", scratch, SCOPE_SCRATCH_SIZE);
+	if (n < 0)
+		return (int)n;
+	r = parse_meminfo_buf(scratch, &mi);
 	if (r < 0)
 		return r;
 	snap->limit_bytes = mi.mem_total_kib * 1024;
 	snap->usage_bytes = (mi.mem_total_kib - mi.mem_available_kib) * 1024;
 	snap->swap_free = mi.swap_free_kib > 0;
-	r = read_zoneinfo(s->root, scratch, SCOPE_SCRATCH_SIZE, pz, PROC_MAX_ZONES, &nr);
+	n = scope_read(s, SF_0, "/proc/zoneinfo", scratch, SCOPE_SCRATCH_SIZE);
+	if (n < 0)
+		return (int)n;
+	r = parse_zoneinfo_buf(scratch, pz, PROC_MAX_ZONES, &nr);
+	if (r < 0)
+		return r;
+	n = scope_read(s, SF_1, "/proc/buddyinfo", scratch, SCOPE_SCRATCH_SIZE);
+	if (n < 0)
+		return (int)n;
+	r = parse_buddyinfo_buf(scratch, pz, nr);
 	if (r < 0)
 		return r;
 	machine_zones(snap, pz, nr, snap->swap_free);
@@ -219,33 +302,51 @@ static int acquire_machine(struct scope *s, char *scratch, struct scope_snapshot
 		snap->file_bytes += (pz[i].inactive_file + pz[i].active_file) * PAGE_BYTES;
 		snap->anon_bytes += (pz[i].inactive_anon + pz[i].active_anon) * PAGE_BYTES;
 	}
-	r = read_vmstat(s->root, scratch, SCOPE_SCRATCH_SIZE, &vm);
-	if (r < 0)
-		return r;
-	snap->stall_events = vm.allocstall;
-	snap->reclaimed = vm.pgsteal;
-	snap->refaulted = vm.workingset_refault_file + vm.workingset_refault_anon;
-	snap->kernel_oom_kills = vm.oom_kill;
-	r = read_psi(s->root, "/proc/pressure/memory", scratch, SCOPE_SCRATCH_SIZE, &psi);
-	snap->stall_usec = r < 0 ? 0 : psi.some.total_usec;
 	return 0;
 }
 
-static int acquire_v1(struct scope *s, char *scratch, struct scope_snapshot *snap)
+static int acquire_v1(struct scope *s, char *scratch, struct scope_snapshot *snap,
+		      const struct proc_vmstat *gate)
 {
 	struct memcg_v1_stat st;
 	struct memcg_v1_oom_control oc;
+	uint64_t gate_refaulted = 0;
+	ssize_t n;
 	int r;
 
-	r = read_cgroup_u64(s->dir, "memory.limit_in_bytes", &snap->limit_bytes);
+	r = scope_read_u64(s, SF_2, "/memory.failcnt", &snap->stall_events);
+	if (r < 0)
+		return r;
+	n = scope_read(s, SF_4, "/memory.oom_control", scratch, SCOPE_SCRATCH_SIZE);
+	if (n < 0)
+		return (int)n;
+	r = parse_memcg_v1_oom_control_buf(scratch, &oc);
+	if (r < 0)
+		return r;
+	snap->parked = oc.under_oom != 0;
+	snap->oom_kill_disable = oc.oom_kill_disable != 0;
+	snap->kernel_oom_kills = oc.oom_kill;
+	if (gate) {
+		gate_refaulted = gate->workingset_refault_file + gate->workingset_refault_anon;
+		/* Quiet: no failed charge, nobody parked, no refault anywhere on the machine. */
+		if (s->cur.time_usec && s->full_age < SCOPE_FULL_READ_ROUNDS && !snap->parked &&
+		    !s->cur.parked && snap->stall_events == s->cur.stall_events &&
+		    gate_refaulted == s->gate_refaulted) {
+			s->full_age++;
+			return 0;
+		}
+	}
+	s->full_age = 0;
+	s->gate_refaulted = gate_refaulted;
+	r = scope_read_u64(s, SF_0, "/memory.limit_in_bytes", &snap->limit_bytes);
 	if (!r)
-		r = read_cgroup_u64(s->dir, "memory.usage_in_bytes", &snap->usage_bytes);
-	if (!r)
-		r = read_cgroup_u64(s->dir, "memory.failcnt", &snap->stall_events);
-	if (!r)
-		r = read_memcg_v1_stat(s->dir, scratch, SCOPE_SCRATCH_SIZE, &st);
-	if (!r)
-		r = read_memcg_v1_oom_control(s->dir, &oc);
+		r = scope_read_u64(s, SF_1, "/memory.usage_in_bytes", &snap->usage_bytes);
+	if (r < 0)
+		return r;
+	n = scope_read(s, SF_3, "/memory.stat", scratch, SCOPE_SCRATCH_SIZE);
+	if (n < 0)
+		return (int)n;
+	r = parse_memcg_v1_stat_buf(scratch, &st);
 	if (r < 0)
 		return r;
 	if (snap->limit_bytes > s->mem_total_bytes)
@@ -255,9 +356,6 @@ static int acquire_v1(struct scope *s, char *scratch, struct scope_snapshot *sna
 	snap->refaulted = st.workingset_refault_file + st.workingset_refault_anon;
 	snap->reclaimed = 0;
 	snap->stall_usec = 0;
-	snap->parked = oc.under_oom != 0;
-	snap->oom_kill_disable = oc.oom_kill_disable != 0;
-	snap->kernel_oom_kills = oc.oom_kill;
 	snap->swap_free = false;
 	cgroup_zone(snap, s->reserve_permille, st.dirty_bytes + st.writeback_bytes);
 	return 0;
@@ -268,18 +366,24 @@ static int acquire_v2(struct scope *s, char *scratch, struct scope_snapshot *sna
 	struct memcg_v2_stat st;
 	struct memcg_v2_events ev;
 	struct psi_stats psi;
-	char path[CONFIG_PATH_MAX + 32];
+	ssize_t n;
 	int r;
 
-	r = read_cgroup_u64(s->dir, "memory.max", &snap->limit_bytes);
+	r = scope_read_u64(s, SF_0, "/memory.max", &snap->limit_bytes);
 	if (!r)
-		r = read_cgroup_u64(s->dir, "memory.current", &snap->usage_bytes);
-	if (!r)
-		r = read_memcg_v2_stat(s->dir, scratch, SCOPE_SCRATCH_SIZE, &st);
-	if (!r)
-		r = read_memcg_v2_events(s->dir, &ev);
-	if (!r)
-		r = join(path, sizeof(path), s->dir, "/memory.pressure");
+		r = scope_read_u64(s, SF_1, "/memory.current", &snap->usage_bytes);
+	if (r < 0)
+		return r;
+	n = scope_read(s, SF_3, "/memory.stat", scratch, SCOPE_SCRATCH_SIZE);
+	if (n < 0)
+		return (int)n;
+	r = parse_memcg_v2_stat_buf(scratch, &st);
+	if (r < 0)
+		return r;
+	n = scope_read(s, SF_2, "/memory.events", scratch, SCOPE_SCRATCH_SIZE);
+	if (n < 0)
+		return (int)n;
+	r = parse_memcg_v2_events_buf(scratch, &ev);
 	if (r < 0)
 		return r;
 	if (snap->limit_bytes > s->mem_total_bytes)
@@ -290,8 +394,8 @@ static int acquire_v2(struct scope *s, char *scratch, struct scope_snapshot *sna
 	snap->refaulted = st.workingset_refault_file + st.workingset_refault_anon;
 	snap->file_bytes = st.inactive_file_bytes + st.active_file_bytes;
 	snap->anon_bytes = st.inactive_anon_bytes + st.active_anon_bytes;
-	r = read_psi(NULL, path, scratch, SCOPE_SCRATCH_SIZE, &psi);
-	snap->stall_usec = r < 0 ? 0 : psi.some.total_usec;
+	n = scope_read(s, SF_4, "/memory.pressure", scratch, SCOPE_SCRATCH_SIZE);
+	snap->stall_usec = n < 0 || parse_psi_buf(scratch, &psi) < 0 ? 0 : psi.some.total_usec;
 	snap->parked = false;
 	snap->swap_free = false;
 	cgroup_zone(snap, s->reserve_permille, st.file_dirty_bytes + st.file_writeback_bytes);
@@ -300,17 +404,22 @@ static int acquire_v2(struct scope *s, char *scratch, struct scope_snapshot *sna
 
 int scope_acquire(struct scope *s, char *scratch, uint64_t now_usec)
 {
-	struct scope_snapshot snap;
+	return scope_acquire_gated(s, scratch, now_usec, NULL);
+}
+
+int scope_acquire_gated(struct scope *s, char *scratch, uint64_t now_usec,
+			const struct proc_vmstat *vm)
+{
+	struct scope_snapshot snap = s->cur; /* what a quiet acquire does not re-read stays */
 	int r;
 
-	memset(&snap, 0, sizeof(snap));
 	snap.time_usec = now_usec;
 	switch (s->kind) {
 	case SCOPE_MACHINE:
-		r = acquire_machine(s, scratch, &snap);
+		r = acquire_machine(s, scratch, &snap, vm);
 		break;
 	case SCOPE_CGROUP_V1:
-		r = acquire_v1(s, scratch, &snap);
+		r = acquire_v1(s, scratch, &snap, vm);
 		break;
 	default:
 		r = acquire_v2(s, scratch, &snap);
@@ -323,7 +432,22 @@ int scope_acquire(struct scope *s, char *scratch, uint64_t now_usec)
 		s->has_prev = true;
 	}
 	s->cur = snap;
+	scope_push_history(s);
 	return 0;
+}
+
+void scope_push_history(struct scope *s)
+{
+	struct scope_counters *h = &s->hist[s->hist_next];
+
+	h->time_usec = s->cur.time_usec;
+	h->stall_events = s->cur.stall_events;
+	h->stall_usec = s->cur.stall_usec;
+	h->reclaimed = s->cur.reclaimed;
+	h->refaulted = s->cur.refaulted;
+	s->hist_next = (s->hist_next + 1) % SCOPE_WINDOW_ROUNDS;
+	if (s->hist_len < SCOPE_WINDOW_ROUNDS)
+		s->hist_len++;
 }
 
 int scope_usage_bytes(const struct scope *s, char *scratch, size_t size, uint64_t *ret_bytes)
@@ -365,19 +489,22 @@ void scope_decide(struct scope *s, const struct config *c)
 	struct progress_params params = {c->stall_bound_permille, c->refault_min_pages};
 	struct round_sample *smp = &s->sample;
 	struct alloc_request req;
+	const struct scope_counters *old;
 
 	s->oom = false;
 	s->decided = false;
-	if (!s->has_prev)
+	if (s->hist_len < 2)
 		return;
+	old = &s->hist[s->hist_len < SCOPE_WINDOW_ROUNDS ? 0 : s->hist_next];
 	memset(smp, 0, sizeof(*smp));
-	smp->interval_usec = delta(s->cur.time_usec, s->prev.time_usec);
-	smp->stall_events = delta(s->cur.stall_events, s->prev.stall_events);
-	smp->stall_usec = delta(s->cur.stall_usec, s->prev.stall_usec);
+	smp->interval_usec = delta(s->cur.time_usec, old->time_usec);
+	smp->stall_events = delta(s->cur.stall_events, old->stall_events);
+	smp->stall_usec = delta(s->cur.stall_usec, old->stall_usec);
 	smp->has_stall_usec = s->kind != SCOPE_CGROUP_V1;
-	smp->reclaimed_pages = delta(s->cur.reclaimed, s->prev.reclaimed);
+	smp->reclaimed_pages = delta(s->cur.reclaimed, old->reclaimed);
 	smp->has_reclaimed = s->kind != SCOPE_CGROUP_V1;
-	smp->refaulted_pages = delta(s->cur.refaulted, s->prev.refaulted);
+	smp->refaulted_pages = delta(s->cur.refaulted, old->refaulted);
+	smp->file_pages = s->cur.file_bytes / PAGE_BYTES;
 	smp->parked = s->cur.parked;
 	progress_round(smp, &params, &s->round);
 	s->decided = true;
@@ -416,4 +543,7 @@ bool scope_resolved(const struct scope *s)
 void scope_oom_progress(struct scope *s)
 {
 	retry_state_oom_progress(&s->retry);
+	s->hist_len = 0;
+	s->hist_next = 0;
+	scope_push_history(s);
 }

@@ -170,6 +170,40 @@ out:
 	return ret;
 }
 
+ssize_t sys_pread_file(int fd, char *buf, size_t size)
+{
+	size_t len = 0;
+	int eintr = 0;
+
+	if (size < 2)
+		return -EINVAL;
+	buf[0] = '\0';
+	for (;;) {
+		ssize_t n = sys->pread(fd, buf + len, size - 1 - len, (off_t)len);
+
+		if (n == -EINTR && ++eintr < SYS_EINTR_RETRIES)
+			continue;
+		if (n < 0) {
+			buf[0] = '\0';
+			return n;
+		}
+		if (n == 0)
+			break;
+		len += (size_t)n;
+		if (len == size - 1) {
+			char probe;
+
+			if (sys->pread(fd, &probe, 1, (off_t)len) != 0) {
+				buf[0] = '\0';
+				return -E2BIG;
+			}
+			break;
+		}
+	}
+	buf[len] = '\0';
+	return (ssize_t)len;
+}
+
 int sys_write_file(const char *root, const char *path, const char *str)
 {
 	size_t len = strlen(str);

@@ -43,6 +43,13 @@ extern const struct sys_ops sys_ops_real;
 ssize_t sys_read_file(const char *root, const char *path, char *buf, size_t size);
 
 /*
+ * sys_pread_file() - read all of the open file @fd from offset 0 into @buf (NUL-terminated):
+ * the way to re-read a /proc or cgroupfs file kept open, without open() and close().
+ * Return: bytes read, -E2BIG if it does not fit in @size - 1, or -errno.
+ */
+ssize_t sys_pread_file(int fd, char *buf, size_t size);
+
+/*
  * sys_write_file() - write @str to @root/@path in one write() (cgroupfs control files).
  * Return: 0 or -errno.
  */

@@ -23,8 +23,7 @@ void progress_round(const struct round_sample *s, const struct progress_params *
 		goto out;
 	}
 	r.is_round = true;
-	reclaimed = s->has_reclaimed ? s->reclaimed_pages
-				     : s->stall_events * PROGRESS_CHARGE_BATCH_PAGES;
+	reclaimed = s->has_reclaimed ? s->reclaimed_pages : 0;
 	r.reclaimed_pages = reclaimed;
 	r.net_reclaimed = reclaimed > s->refaulted_pages ? reclaimed - s->refaulted_pages : 0;
 	/* 3. */
@@ -34,7 +33,16 @@ void progress_round(const struct round_sample *s, const struct progress_params *
 		goto out;
 	}
 	/* 4. */
-	r.progress = r.net_reclaimed > 0;
+	if (s->has_reclaimed) {
+		r.progress = r.net_reclaimed > 0;
+	} else {
+		uint64_t bound = s->file_pages / PROGRESS_REFAULT_FILE_DIV;
+
+		if (bound < p->refault_min_pages)
+			bound = p->refault_min_pages;
+		r.progress = s->refaulted_pages < bound;
+		r.net_reclaimed = r.progress ? 1 : 0; /* the rule only asks "any progress?" */
+	}
 	r.reason = r.progress ? "reclaim stayed" : "reclaim undone by refaults";
 out:
 	*ret_result = r;

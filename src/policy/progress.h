@@ -8,12 +8,12 @@
 #include <stdint.h>
 
 /*
- * Reclaim a failed v1 charge does at the least: try_charge() reclaims the charge batch
- * (MEMCG_CHARGE_BATCH, 64 pages) before it retries. v1 has no pgsteal, so a scope without a
- * reclaim counter counts each failed charge as this much reclaim (a lower bound: large
- * folios charge and reclaim more).
+ * A scope without a reclaim counter (cgroup v1) makes no progress when the refaults of the
+ * window reach 1/PROGRESS_REFAULT_FILE_DIV of its file LRU: its page cache is being read back
+ * as fast as it is reclaimed. Measured (docs/daemon.md): a thrashing 256 MiB group refaults
+ * ~30% of its file LRU per second, healthy reclaim 0-10%.
  */
-#define PROGRESS_CHARGE_BATCH_PAGES 64
+#define PROGRESS_REFAULT_FILE_DIV 8
 
 /*
  * struct round_sample - the deltas of one poll interval of one scope.
@@ -25,6 +25,7 @@
  * @reclaimed_pages:    pgsteal delta; ignored unless @has_reclaimed
  * @has_reclaimed:      the scope counts reclaim (machine, v2); v1 does not
  * @refaulted_pages:    workingset_refault (file + anon) delta: reclaim undone
+ * @file_pages:         the scope's file LRU now (the v1 refault bound is relative to it)
  * @parked:             v1 under_oom: tasks sleep on the OOM wait queue
  */
 struct round_sample {
@@ -35,13 +36,14 @@ struct round_sample {
 	uint64_t reclaimed_pages;
 	bool has_reclaimed;
 	uint64_t refaulted_pages;
+	uint64_t file_pages;
 	bool parked;
 };
 
 /*
  * struct progress_params - the bounds a round is judged by.
  * @stall_bound_permille:  PSI some above this share of the interval means no progress
- * @refault_min_pages:     refaults per round below this are noise, not a round by themselves
+ * @refault_min_pages:     refaults per window below this are noise, not a round by themselves
  */
 struct progress_params {
 	unsigned int stall_bound_permille;
@@ -50,14 +52,14 @@ struct progress_params {
 
 /* Defaults; docs/daemon.md gives the measurements behind them. */
 #define PROGRESS_STALL_BOUND_PERMILLE 600
-#define PROGRESS_REFAULT_MIN_PAGES 32
+#define PROGRESS_REFAULT_MIN_PAGES 256
 
 /*
  * struct round_result - the judgement and the inputs behind it, for the log.
  * @is_round:          allocations stalled in the interval: the retry rule runs
  * @progress:          the round freed pages that stayed free
- * @net_reclaimed:     reclaimed (or its v1 estimate) minus refaulted, floored at 0
- * @reclaimed_pages:   the reclaim figure used (measured, or the v1 estimate)
+ * @net_reclaimed:     reclaimed minus refaulted, floored at 0 (v1: 0, not measured)
+ * @reclaimed_pages:   the reclaim figure used (v1: 0, not measured)
  * @reason:            fixed string naming the rule that decided
  */
 struct round_result {
@@ -73,8 +75,10 @@ struct round_result {
  *   1. Tasks parked under_oom: a round without progress (the kernel gave up reclaiming).
  *   2. No stalled allocation and refaults under @refault_min_pages: not a round.
  *   3. PSI some over @stall_bound_permille of the interval: no progress, whatever was freed.
- *   4. Reclaimed (pgsteal, or failcnt x PROGRESS_CHARGE_BATCH_PAGES in v1) minus refaulted:
- *      progress when positive.
+ *   4. With a reclaim counter (machine, v2): reclaimed minus refaulted, progress when positive.
+ *      Without (v1): progress unless the refaults reach max(@refault_min_pages,
+ *      file_pages / PROGRESS_REFAULT_FILE_DIV). Failed charges (failcnt) are not counted as
+ *      reclaim: a charge that keeps failing bumps failcnt on every retry.
  */
 void progress_round(const struct round_sample *s, const struct progress_params *p,
 		    struct round_result *ret_result);
