@@ -6,10 +6,12 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <sched.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "daemon/log.h"
 #include "linux/procfs.h"
 #include "linux/sys.h"
 
@@ -83,9 +85,20 @@ void reap_one(const struct reap_request *req, bool reap, char *scratch, size_t s
 	*ret_report = rep;
 }
 
+int reaper_raise_priority(void)
+{
+	struct sched_param sp = {.sched_priority = REAPER_RT_PRIORITY};
+
+	return -pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp);
+}
+
 static void *reaper_main(void *arg)
 {
 	struct reaper *r = arg;
+	int err = reaper_raise_priority();
+
+	if (err)
+		log_errno(err, "reaper: cannot run SCHED_FIFO (reaping at normal priority)");
 
 	for (;;) {
 		struct reap_request req;

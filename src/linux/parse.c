@@ -69,8 +69,11 @@ int parse_s64(const char **p, int64_t *ret_value)
 
 static bool key_matches(const struct kv_field *f, const char *key, size_t key_len)
 {
-	size_t len = strlen(f->key);
+	size_t len;
 
+	if (f->key[0] != key[0]) /* most lines fail here, before strlen and strncmp */
+		return false;
+	len = strlen(f->key);
 	if (f->prefix)
 		return key_len >= len && !strncmp(key, f->key, len);
 	return key_len == len && !strncmp(key, f->key, len);
