@@ -61,9 +61,11 @@ table() {
 	local scen=$1 spec w row key title lim
 	shift
 	row="| contender |"
-	for spec in "$@"; do row+=" ${spec#*:} |"; done
-	row=${row//:[0-9]* |/ |}
-	echo "${row}"
+	for spec in "$@"; do
+		IFS=: read -r key title lim <<<"$spec"
+		row+=" $title |"
+	done
+	echo "$row"
 	echo "|---|$(printf -- '---|%.0s' "$@")"
 	for w in "${who_all[@]}"; do
 		if ! printf '%s\n' "${who_ok[@]}" | grep -qx "$w"; then
@@ -188,9 +190,11 @@ surviving eater holds its memory and nothing died for $(($(meta FLOOD_SETTLE_MS)
   sample before the kill, 50 ms sampling) was at least one eater's size: the demand could have been met.
 - time to last kill: from the eaters' start. Stall: the group's memory "full" pressure (its cgroup v2
   twin's memory.pressure); longest stall: the longest stretch with tasks fully stalled >= half the time.
-- unused: the limit minus what the surviving eaters hold.
+- unused: the limit minus what the surviving eaters hold. Never started: eaters that could not even
+  enter the full group (a write to cgroup.procs or an exec fails with ENOMEM under oom_kill_disable);
+  they are not counted as kills.
 
-$(table flood kills:kills premature:premature kernel_kills:'kernel kills' time_to_last_kill_s:'time to last kill (s)' stall_s:'full stall (s)' longest_stall_s:'longest stall (s)' survivors:survivors unused_mib:'unused (MiB)')
+$(table flood kills:kills premature:premature failed_to_start:'never started' kernel_kills:'kernel kills' time_to_last_kill_s:'time to last kill (s)' stall_s:'full stall (s)' longest_stall_s:'longest stall (s)' survivors:survivors unused_mib:'unused (MiB)')
 
 ![flood memory](${rel}/flood-memory.png)
 
@@ -226,6 +230,16 @@ $(table stuck time_to_free_s:'time to free (s)':$(($(meta STUCK_MAX_MS) / 1000))
 
 ## Notes
 - Medians over the runs; a median of "none" means most runs saw no kill (or no freeing) in time.
+- Other work ran on the same 2-CPU machine during the bench, so times spread between runs; the
+  medians and the per-run points in the plots show how much.
+- Stuck victim: a frozen task stays frozen after SIGKILL, yet its memory can be freed: a task
+  with SIGKILL pending counts as exiting for the group's OOM path, which then hands it to the
+  kernel's OOM reaper without a new kill (the \`oom_kill\` count does not move). So a contender that
+  only sends SIGKILL gets the kernel's reaping once the group hits its limit again.
+- Thrash: the rereads are page-cache misses that wait on the throttled disk; see the "full stall"
+  column for how much of that the group's memory pressure (PSI) counts.
+- earlyoom and nohang run inside the group they guard, so their own memory is charged to it; the
+  other contenders and the scenario driver run outside.
 - The sampling interval is 50 ms: a task started and killed within one interval is counted
   (the driver sees it die) but has no memory.stat line.
 - Raw per-run logs (events, 50 ms samples, memory.stat at each kill in kills.tsv, daemon logs) are in

@@ -183,7 +183,7 @@ run_one() {
 		# The driver stays outside (with oom_kill_disable a task in a full group can fail to
 		# fork or fault); each workload task enters the group before exec.
 		into=""
-		for c in memory unified blkio; do
+		for c in unified blkio memory; do # memory last: see cg_enter
 			[ -d "$(cg_path "$cg" "$c")" ] && into+="$(cg_path "$cg" "$c")/cgroup.procs "
 		done
 		SPAWN_INTO=$into "$top/bench/scenario.sh" "$scen" "$dir" "$who" >"$dir/driver.log" 2>&1 &

@@ -51,6 +51,7 @@ static const struct row rows[] = {
     R("first victim exited (s)", "victim_exit_usec", SV, F_USEC, victim_exit_usec),
     R("smallest margin without OOM (MiB)", "fit_margin_kib", FI, F_KIB, fit_margin_kib),
     R("huge pages requested (most)", "huge_requested", HU, F_COUNT, huge_requested),
+    R("attempts still retrying at the budget", "budget_attempts", HU, F_COUNT, budget_attempts),
     R("virtual time at end (s)", "end_usec", ALL, F_USEC, end_usec),
 };
 
@@ -64,7 +65,8 @@ static void format_cell(char *buf, size_t len, const struct row *r, const struct
 			 sim_outcome_name(*(const enum sim_outcome *)(const void *)p));
 		break;
 	case F_COUNT:
-		if (r->off == offsetof(struct sim_result, huge_requested))
+		if (r->off == offsetof(struct sim_result, huge_requested) ||
+		    r->off == offsetof(struct sim_result, budget_attempts))
 			snprintf(buf, len, "%u", *(const unsigned int *)(const void *)p);
 		else
 			snprintf(buf, len, "%lu", *(const unsigned long *)(const void *)p);

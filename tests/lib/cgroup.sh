@@ -123,9 +123,11 @@ cg_new() {
 
 # cg_enter CG: move the calling (sub)shell into every hierarchy of CG, or only into those named in
 # $CG_ENTER_CTRLS (e.g. "memory unified" to keep a driver out of the group's freezer).
+# The memory group comes last: a write to cgroup.procs allocates kernel memory, which a full group
+# with oom_kill_disable refuses (ENOMEM).
 cg_enter() {
 	local ctrl
-	for ctrl in ${CG_CTRLS[$1]}; do
+	for ctrl in ${CG_CTRLS[$1]/memory/} memory; do
 		[ -n "${CG_ENTER_CTRLS:-}" ] && [[ " $CG_ENTER_CTRLS " != *" $ctrl "* ]] && continue
 		echo "$BASHPID" >"$CG_ROOT/$ctrl/$1/cgroup.procs" || return 1
 	done
