@@ -133,11 +133,65 @@ test_kernel_oom() {
 	verdict $name "$why"
 }
 
+# (b2) The kernel alone under memory.high with no swap: an eater past the high boundary is throttled,
+# not killed, and it stays stuck: the state that a user-space killer exists for on cgroup v2.
+test_kernel_high() {
+	name=kernel-high-throttles-v2
+	cg=$(cg_new oomguard-test-high) || { fail $name "cannot create a cgroup"; return; }
+	echo 64M >"$cg/memory.high"
+	why=""
+	spawn "$cg" vm_eater 128 "$READY"
+	pid=$!
+	sleep 8
+	[ -d "/proc/$pid" ] || why="$why the eater is gone;"
+	[ -e "$READY/$pid" ] && why="$why the eater got all 128 MiB past a 64 MiB memory.high;"
+	high=$(field "$cg/memory.events" high)
+	kills=$(field "$cg/memory.events" oom_kill)
+	[ "$high" -ge 1 ] || why="$why memory.events high stayed 0;"
+	[ "$kills" = 0 ] || why="$why the kernel OOM-killed ($kills);"
+	cur_mib=$(($(cat "$cg/memory.current") >> 20))
+	info "$name: 128 MiB eater under memory.high 64 MiB after 8 s: memory.current $cur_mib MiB," \
+		"memory.events high=$high oom_kill=$kills, $(grep '^some' "$cg/memory.pressure")"
+	cg_del "$cg"
+	wait $pid 2>/dev/null
+	verdict $name "$why"
+}
+
+# (b3) The kernel alone with memory.oom.group=1: one OOM kills every task of the cgroup.
+test_kernel_oom_group() {
+	name=kernel-oom-group-v2
+	cg=$(cg_new oomguard-test-group) || { fail $name "cannot create a cgroup"; return; }
+	echo 64M >"$cg/memory.max"
+	echo 1 >"$cg/memory.oom.group"
+	why=""
+	spawn "$cg" vm_eater 8 "$READY"
+	small1=$!
+	spawn "$cg" vm_eater 8 "$READY"
+	small2=$!
+	wait_ready $small1 60 && wait_ready $small2 60 || why="$why the small eaters did not start;"
+	spawn "$cg" vm_eater 128 "$READY"
+	big=$!
+	wait_exit $big 60
+	wait_exit $small1 10
+	rc1=$?
+	wait_exit $small2 10
+	rc2=$?
+	kills=$(field "$cg/memory.events" oom_kill)
+	group=$(field "$cg/memory.events" oom_group_kill)
+	[ $rc1 = 137 ] && [ $rc2 = 137 ] || why="$why the small eaters ended with $rc1 and $rc2, not SIGKILL;"
+	[ "$kills" -ge 3 ] || why="$why memory.events oom_kill=$kills, not 3;"
+	info "$name: memory.events oom_kill=$kills oom_group_kill=$group"
+	cg_del "$cg"
+	verdict $name "$why"
+}
+
 mkdir -p "$READY"
 echo "tests: start at $(cut -d' ' -f1 /proc/uptime) s, selection '$sel'"
 if want base; then
 	test_v2_files
 	test_kernel_oom
+	test_kernel_high
+	test_kernel_oom_group
 fi
 if want daemon; then
 	. /tests-daemon.sh
