@@ -7,6 +7,7 @@
 # Usage: tests/vm/run.sh [--quick] [base,daemon,flood]   (default: all tests, the full flood)
 #   --quick     a smaller flood (40 eaters of 80 MiB) for a shorter run
 #   VM_TIMEOUT  seconds before the guest is stopped (default 1500)
+#   VM_OOMGUARD a static oomguard binary (or script) to test instead of this tree's
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 out=build/vm
@@ -39,12 +40,17 @@ cp /bin/busybox "$root/bin/busybox"
 mknod -m 600 "$root/dev/console" c 5 1 2>/dev/null || true
 "$cc" "${static_flags[@]}" -o "$root/bin/vm_eater" tests/vm/vm_eater.c
 # oomguard from the objects `make oomguard` built, linked statically (libinih ships libinih.a).
-make -s oomguard >/dev/null
-objs=()
-for src in src/policy/*.c src/sim/*.c src/linux/*.c src/daemon/*.c src/cli/*.c; do
-	[ -f "$src" ] && objs+=("build/rel/${src%.c}.o")
-done
-"$cc" -static -o "$root/bin/oomguard" "${objs[@]}" -linih -lpthread -lm
+# VM_OOMGUARD=FILE puts another (static) oomguard into the guest instead.
+if [ -n "${VM_OOMGUARD:-}" ]; then
+	install -m 0755 "$VM_OOMGUARD" "$root/bin/oomguard"
+else
+	make -s oomguard >/dev/null
+	objs=()
+	for src in src/policy/*.c src/sim/*.c src/linux/*.c src/daemon/*.c src/cli/*.c; do
+		[ -f "$src" ] && objs+=("build/rel/${src%.c}.o")
+	done
+	"$cc" -static -o "$root/bin/oomguard" "${objs[@]}" -linih -lpthread -lm
+fi
 for t in tools/*.c; do
 	[ -f "$t" ] || continue
 	"$cc" "${static_flags[@]}" -o "$root/bin/$(basename "$t" .c)" "$t" -linih -lpthread -lm

@@ -25,12 +25,20 @@ flood_count() {
 	done
 }
 
-# flood_run LABEL: one run of the scenario; LABEL names its figures. Sets flood_why to the
-# reasons it failed (empty when it settled with kills inside the flood only).
+# flood_run LABEL [run ARGS...]: one run of the scenario; LABEL names its figures. With "run",
+# `oomguard run ARGS` (no ARGS: the machine scope) watches from before the writers start. Sets
+# flood_why to the reasons it failed (empty when it settled with kills inside the flood only).
 flood_run() {
 	label=$1
+	shift
 	flood_why=""
+	og_pid=""
 	cg=$(cg_new oomguard-test-flood) || { flood_why="cannot create a cgroup"; return; }
+	if [ "${1:-}" = run ]; then
+		shift
+		: >"$OG_LOG"
+		og_start "$@" || { flood_why="oomguard run exited at once: $(tail -n 3 "$OG_LOG")"; return; }
+	fi
 	rm -rf "$READY" && mkdir -p "$READY"
 	dmesg -c >/dev/null
 	disk=${VM_DISK:-/tmp}
@@ -49,15 +57,17 @@ flood_run() {
 		spawn "$cg" vm_eater "$FLOOD_MIB" "$READY"
 		i=$((i + 1))
 	done
-	last=$t0 prev=$oom0 settled=0
+	# A kill is an oom_kill increment (the kernel's) or one eater fewer (anyone's).
+	last=$t0 prev=$oom0 settled=0 prev_live=0
 	while :; do
 		sleep 1
 		now=$(now_cs)
 		oom=$(field /proc/vmstat oom_kill)
-		if [ "$oom" != "$prev" ]; then
+		flood_count "$cg"
+		if [ "$oom" != "$prev" ] || [ $live -lt $prev_live ]; then
 			last=$now prev=$oom
 		fi
-		flood_count "$cg"
+		prev_live=$live
 		if [ $live = $ready ] && [ $((now - last)) -ge $FLOOD_QUIET_CS ]; then
 			settled=1
 			break
@@ -65,6 +75,14 @@ flood_run() {
 		[ $((now - t0)) -ge $FLOOD_CAP_CS ] && break
 	done
 	kills=$((oom - oom0))
+	gone=$((FLOOD_EATERS - ready))
+	kernel_eaters=$(dmesg | grep -c 'Killed process [0-9]* (vm_eater)')
+	if [ -n "$og_pid" ]; then
+		[ -d "/proc/$og_pid" ] || flood_why="$flood_why oomguard died: $(tail -n 3 "$OG_LOG");"
+		og_stop
+		[ $og_rc = 0 ] || flood_why="$flood_why oomguard stopped with status $og_rc on SIGTERM;"
+		info "flood-$label: eaters killed $gone: oomguard $((gone - kernel_eaters)), kernel $kernel_eaters"
+	fi
 	stall_ms=$((($(psi_full_us) - psi0) / 1000))
 	avail_kib=$(meminfo_kib MemAvailable)
 	killed=$(dmesg | grep -c 'Killed process')
@@ -74,7 +92,7 @@ flood_run() {
 		"(Dirty $((dirty_kib / 1024)) MiB, Writeback $((wb_kib / 1024)) MiB, Cached $((cached_kib / 1024)) MiB)"
 	info "flood-$label: oom_kill=$kills, dmesg 'Killed process'=$killed" \
 		"(${victims:-none}), survivors=$ready eaters ($((ready * FLOOD_MIB)) MiB)"
-	info "flood-$label: last OOM kill $(secs $((last - t0))) s after the eaters started," \
+	info "flood-$label: last kill $(secs $((last - t0))) s after the eaters started," \
 		"settled=$settled at $(secs $((now - t0))) s, memory full-stall $stall_ms ms," \
 		"MemAvailable after $((avail_kib / 1024)) MiB"
 	[ $settled = 1 ] || flood_why="$flood_why not settled after $(secs $FLOOD_CAP_CS) s;"
@@ -91,4 +109,11 @@ if [ "$kills" -ge 1 ] || [ -n "$flood_why" ]; then
 	verdict flood-kernel "$flood_why"
 else
 	verdict flood-kernel " the flood caused no OOM kill: it is too small to test anything;"
+fi
+if og_built; then
+	flood_run oomguard run
+	[ $gone -ge 1 ] || flood_why="$flood_why no eater was killed;"
+	verdict flood-oomguard "$flood_why"
+else
+	skip flood-oomguard "daemon not built ($(oomguard run --help 2>&1 | head -n 1))"
 fi

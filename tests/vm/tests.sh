@@ -81,6 +81,26 @@ wait_exit() {
 	return $rc
 }
 
+OG_LOG=/tmp/oomguard.log
+
+# og_built: 0 when this oomguard has a daemon (`oomguard run --help` succeeds).
+og_built() { oomguard run --help >/dev/null 2>&1; }
+
+# og_start ARGS...: start `oomguard run ARGS` in the background (in the root cgroup), log to OG_LOG.
+og_start() {
+	oomguard run "$@" >>"$OG_LOG" 2>&1 &
+	og_pid=$!
+	sleep 1
+	[ -d "/proc/$og_pid" ]
+}
+
+# og_stop: SIGTERM the daemon and collect its exit status in og_rc (137 after a forced stop).
+og_stop() {
+	kill -TERM "$og_pid" 2>/dev/null
+	wait_exit "$og_pid" 10
+	og_rc=$?
+}
+
 # (a) The v2 memory controller is there with the files the daemon reads and writes.
 test_v2_files() {
 	name=v2-memory-files
