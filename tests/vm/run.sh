@@ -4,8 +4,9 @@
 # of busybox-static, a static oomguard and the workloads, a scratch ext4 disk, under
 # qemu-system-x86_64 -accel tcg (2 GiB, 2 CPUs, no swap). Prints the guest's test lines and exits
 # non-zero when a test fails, the guest says nothing conclusive, or it times out.
-# Usage: tests/vm/run.sh [--quick] [base,daemon,flood]   (default: all tests, the full flood)
-#   --quick     a smaller flood (40 eaters of 80 MiB) for a shorter run
+# Usage: tests/vm/run.sh [--quick] [--runs=N] [base,daemon,flood]   (default: all, one full flood)
+#   --quick     a smaller flood (40 eaters of 80 MiB)
+#   --runs=N    run the flood N times (kernel alone, then oomguard, each time) and print medians
 #   VM_TIMEOUT  seconds before the guest is stopped (default 1500)
 #   VM_OOMGUARD a static oomguard binary (or script) to test instead of this tree's
 set -euo pipefail
@@ -14,10 +15,12 @@ out=build/vm
 root=$out/root
 flood=100x80
 tests=all
+runs=1
 for arg in "$@"; do
 	case $arg in
 	--quick) flood=40x80 ;;
-	--*) echo "usage: tests/vm/run.sh [--quick] [base,daemon,flood]" >&2; exit 2 ;;
+	--runs=*) runs=${arg#--runs=} ;;
+	--*) echo "usage: tests/vm/run.sh [--quick] [--runs=N] [base,daemon,flood]" >&2; exit 2 ;;
 	*) tests=$arg ;;
 	esac
 done
@@ -78,7 +81,7 @@ log=$out/serial.log
 qemu=(qemu-system-x86_64 -accel tcg -m 2048 -smp 2 -nodefaults -display none -no-reboot
 	-serial stdio -kernel "$kernel" -initrd "$out/initramfs.cpio.gz"
 	-drive "file=$out/disk.img,format=raw,if=virtio,cache=unsafe"
-	-append "console=ttyS0 loglevel=1 panic=-1 log_buf_len=8M vmtests=$tests vmflood=$flood")
+	-append "console=ttyS0 loglevel=1 panic=-1 log_buf_len=8M vmtests=$tests vmflood=$flood vmruns=$runs")
 
 # The guest's memory lives in the qemu process: keep it in a host memory cgroup with a limit.
 hostcg=""
@@ -102,7 +105,7 @@ else
 	echo "run.sh: no host memory cgroup; qemu's -m 2048 alone bounds the guest" >&2
 fi
 
-echo "run.sh: booting $kernel under TCG (tests: $tests, flood: $flood, timeout ${timeout_s} s)"
+echo "run.sh: booting $kernel under TCG (tests: $tests, flood: $flood x $runs, timeout ${timeout_s} s)"
 start=$(date +%s)
 set +e
 (

@@ -8,6 +8,7 @@ FLOOD_EATERS=${vmflood%x*}
 FLOOD_MIB=${vmflood#*x}
 FLOOD_QUIET_CS=1000 # settled: every live eater populated and no OOM kill for 10 s
 FLOOD_CAP_CS=90000  # give up after 900 s
+FLOOD_DIRTY_MIB=128 # the eaters start once this much page cache is dirty or under writeback
 
 meminfo_kib() { awk -v k="$1:" '$1 == k { print $2 }' /proc/meminfo; }
 psi_full_us() { awk '/^full/ { sub("total=", "", $5); print $5 }' /proc/pressure/memory; }
@@ -48,6 +49,14 @@ flood_run() {
 		spawn "$cg" sh -c "while :; do dd if=/dev/zero of=$disk/writer$w bs=4M count=100 2>/dev/null; rm -f $disk/writer$w; done"
 	done
 	sleep 10
+	# The scenario wants a lot of dirty page cache when the eaters come; a writer that has just
+	# removed its file has none: wait for one that is writing (at most 20 s more).
+	i=0
+	while [ $(($(meminfo_kib Dirty) + $(meminfo_kib Writeback))) -lt $((FLOOD_DIRTY_MIB << 10)) ] &&
+		[ $i -lt 200 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
 	dirty_kib=$(meminfo_kib Dirty)
 	wb_kib=$(meminfo_kib Writeback)
 	cached_kib=$(meminfo_kib Cached)
@@ -88,7 +97,7 @@ flood_run() {
 	killed=$(dmesg | grep -c 'Killed process')
 	victims=$(dmesg | sed -n 's/.*Killed process [0-9]* (\([^)]*\)).*/\1/p' | sort | uniq -c |
 		awk '{ printf "%s%s=%s", s, $2, $1; s = "," }')
-	info "flood-$label: ${FLOOD_EATERS}x${FLOOD_MIB} MiB after 10 s of writers" \
+	info "flood-$label: ${FLOOD_EATERS}x${FLOOD_MIB} MiB after $(secs $((1000 + i * 10))) s of writers" \
 		"(Dirty $((dirty_kib / 1024)) MiB, Writeback $((wb_kib / 1024)) MiB, Cached $((cached_kib / 1024)) MiB)"
 	info "flood-$label: oom_kill=$kills, dmesg 'Killed process'=$killed" \
 		"(${victims:-none}), survivors=$ready eaters ($((ready * FLOOD_MIB)) MiB)"
@@ -104,16 +113,33 @@ flood_run() {
 	wait 2>/dev/null
 }
 
-flood_run kernel
-if [ "$kills" -ge 1 ] || [ -n "$flood_why" ]; then
-	verdict flood-kernel "$flood_why"
-else
-	verdict flood-kernel " the flood caused no OOM kill: it is too small to test anything;"
-fi
+# median N...: the middle value (the lower one of the two middle values for an even count).
+median() { echo "$@" | tr ' ' '\n' | sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
+
+# Each run: the kernel alone, then (when built) oomguard watching the machine. vmruns=N repeats.
+FLOOD_RUNS=${vmruns:-1}
+k_why="" k_last="" k_gone="" k_stall="" o_why="" o_last="" o_gone="" o_stall="" o_ours=""
+r=1
+while [ $r -le "$FLOOD_RUNS" ]; do
+	flood_run kernel-$r
+	[ "$kills" -ge 1 ] || flood_why="$flood_why the flood caused no OOM kill;"
+	k_why="$k_why$flood_why" k_last="$k_last $((last - t0))" k_gone="$k_gone $gone" k_stall="$k_stall $stall_ms"
+	if og_built; then
+		flood_run oomguard-$r run
+		[ $gone -ge 1 ] || flood_why="$flood_why no eater was killed;"
+		o_why="$o_why$flood_why" o_last="$o_last $((last - t0))" o_gone="$o_gone $gone"
+		o_stall="$o_stall $stall_ms" o_ours="$o_ours $((gone - kernel_eaters))"
+	fi
+	r=$((r + 1))
+done
+info "flood summary, median of $FLOOD_RUNS run(s): kernel alone: $(median $k_gone) eaters killed," \
+	"last kill after $(secs "$(median $k_last)") s, full stall $(median $k_stall) ms"
+verdict flood-kernel "$k_why"
 if og_built; then
-	flood_run oomguard run
-	[ $gone -ge 1 ] || flood_why="$flood_why no eater was killed;"
-	verdict flood-oomguard "$flood_why"
+	info "flood summary, median of $FLOOD_RUNS run(s): oomguard: $(median $o_gone) eaters killed" \
+		"($(median $o_ours) by oomguard), last kill after $(secs "$(median $o_last)") s," \
+		"full stall $(median $o_stall) ms"
+	verdict flood-oomguard "$o_why"
 else
 	skip flood-oomguard "daemon not built ($(oomguard run --help 2>&1 | head -n 1))"
 fi
