@@ -9,6 +9,7 @@
 #   --runs=N    run the flood N times (kernel alone, then oomguard, each time) and print medians
 #   VM_TIMEOUT  seconds before the guest is stopped (default 1500)
 #   VM_OOMGUARD a static oomguard binary (or script) to test instead of this tree's
+#   VM_LOGLEVEL the guest kernel's console loglevel (default 1; 4 shows the OOM kills as they come)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 out=build/vm
@@ -42,6 +43,7 @@ mkdir -p "$root"/{bin,dev,proc,sys,tmp,mnt,lib/modules}
 cp /bin/busybox "$root/bin/busybox"
 mknod -m 600 "$root/dev/console" c 5 1 2>/dev/null || true
 "$cc" "${static_flags[@]}" -o "$root/bin/vm_eater" tests/vm/vm_eater.c
+"$cc" "${static_flags[@]}" -o "$root/bin/vm_watch" tests/vm/vm_watch.c
 # oomguard from the objects `make oomguard` built, linked statically (libinih ships libinih.a).
 # VM_OOMGUARD=FILE puts another (static) oomguard into the guest instead.
 if [ -n "${VM_OOMGUARD:-}" ]; then
@@ -81,7 +83,7 @@ log=$out/serial.log
 qemu=(qemu-system-x86_64 -accel tcg -m 2048 -smp 2 -nodefaults -display none -no-reboot
 	-serial stdio -kernel "$kernel" -initrd "$out/initramfs.cpio.gz"
 	-drive "file=$out/disk.img,format=raw,if=virtio,cache=unsafe"
-	-append "console=ttyS0 loglevel=1 panic=-1 log_buf_len=8M vmtests=$tests vmflood=$flood vmruns=$runs")
+	-append "console=ttyS0 loglevel=${VM_LOGLEVEL:-1} panic=-1 log_buf_len=8M vmtests=$tests vmflood=$flood vmruns=$runs")
 
 # The guest's memory lives in the qemu process: keep it in a host memory cgroup with a limit.
 hostcg=""
@@ -110,6 +112,7 @@ start=$(date +%s)
 set +e
 (
 	[ -n "$hostcg" ] && echo $BASHPID >"$hostcg/cgroup.procs"
+	echo $BASHPID >"$out/qemu.pid" # `kill $(cat build/vm/qemu.pid)` stops the guest
 	exec timeout -k 10 "$timeout_s" "${qemu[@]}" </dev/null
 ) | tee "$log" | sed -u "s/\r$//" | grep --line-buffered -E "^(PASS|FAIL|SKIP|INFO|init:|tests:)"
 rc=${PIPESTATUS[0]}

@@ -102,12 +102,36 @@ test_daemon_status() {
 	verdict $name "$why"
 }
 
+# The daemon on the machine scope with nothing short of memory: it runs, kills nothing, stops
+# cleanly on SIGTERM.
+test_daemon_idle() {
+	name=daemon-machine-idle
+	why=""
+	rm -rf "$READY" && mkdir -p "$READY"
+	cg=$(cg_new oomguard-test-idle) || { fail $name "cannot create a cgroup"; return; }
+	spawn "$cg" vm_eater 300 "$READY"
+	pid=$!
+	wait_ready $pid 60 || why="$why the eater did not start;"
+	: >"$OG_LOG"
+	og_start || { fail $name "oomguard run exited at once: $(tail -n 3 "$OG_LOG")"; return; }
+	sleep 5
+	[ -d "/proc/$og_pid" ] || why="$why oomguard died: $(tail -n 3 "$OG_LOG");"
+	og_stop
+	[ $og_rc = 0 ] || why="$why oomguard stopped with status $og_rc on SIGTERM;"
+	[ -d "/proc/$pid" ] || why="$why the eater was killed;"
+	info "$name: $(wc -l <"$OG_LOG") log lines: $(tail -n 2 "$OG_LOG" | tr '\n' '|')"
+	cg_del "$cg"
+	wait $pid 2>/dev/null
+	verdict $name "$why"
+}
+
 if ! og_built; then
-	for t in daemon-status-v2 daemon-flood-v2-max daemon-flood-v2-high; do
+	for t in daemon-status-v2 daemon-machine-idle daemon-flood-v2-max daemon-flood-v2-high; do
 		skip $t "daemon not built ($(oomguard run --help 2>&1 | head -n 1))"
 	done
 else
 	test_daemon_status
+	test_daemon_idle
 	v2_flood daemon-flood-v2-max max
 	v2_flood daemon-flood-v2-high high
 fi
