@@ -35,6 +35,8 @@ BENCH_BIN := $(patsubst %.c,$(BUILD)/rel/%,$(BENCH_SRC))
 DEPS_STAMP := $(BUILD)/.deps-ok
 
 .PHONY: all check run bench check-vm install clean format deps tools
+# Keep objects of test and bench programs: they are not throwaway intermediates.
+.SECONDARY:
 
 all: oomguard tools
 

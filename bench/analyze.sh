@@ -1,0 +1,118 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# Turns one run's logs (events.log from scenario.sh, monitor.log from bench_monitor) into figures:
+# prints "key value" lines, and writes RUNDIR/kills.tsv with the cgroup's memory.stat at each kill.
+# Usage: analyze.sh flood|fit|thrash|stuck RUNDIR   (sizes from RUNDIR/env, else the environment)
+set -u
+scen=$1 dir=$2
+# the sizes the run used, saved by run.sh beside its logs
+if [ -f "$dir/env" ]; then
+	while read -r k v; do export "$k=$v"; done <"$dir/env"
+fi
+ev_time() { awk -v e="$1" '$2 == e { print $1; exit }' "$dir/events.log"; }
+ev_field() { awk -v e="$1" -v f="$2" '$2 == e { print $f; exit }' "$dir/events.log"; }
+
+# kills T0 T1 DEMAND_KIB: kills of workload tasks between T0 and T1, each with the sample before it.
+# A kill is premature when the cgroup's free memory plus its clean page cache could have met
+# DEMAND_KIB (the largest single demand of the scenario) at the last sample before the kill.
+kills() {
+	awk -v t0="$1" -v t1="$2" -v demand="$3" '
+	$1 == "S" { have = 1; usage = $3; limit = $4; cache = $8; rss = $9; dirty = $10; wb = $11
+		file = $12 + $13 }
+	$1 == "G" && have && $2 >= t0 && $2 <= t1 && $4 ~ /^(mem_eater|writer|thrasher)$/ {
+		clean = file - dirty - wb; if (clean < 0) clean = 0
+		headroom = limit - usage + clean
+		prem = headroom >= demand ? 1 : 0
+		printf "%d\t%d\t%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\n", $2 - t0, $3, $4, usage, limit,
+			cache, rss, dirty, wb, file, prem
+	}' "$dir/monitor.log"
+}
+
+# oom_kills T0 T1: how many kills the cgroup's own OOM killer made between T0 and T1.
+oom_kills() {
+	awk -v t0="$1" -v t1="$2" '$1 == "S" && $2 >= t0 && $2 <= t1 { if (a == "") a = $7; b = $7 }
+		END { print (b == "" ? 0 : b - a) }' "$dir/monitor.log"
+}
+
+# stall T0 T1: total memory "full" stall of the cgroup (s) and the longest stretch of samples in
+# which the cgroup's tasks were fully stalled at least half of the time (s).
+stall() {
+	awk -v t0="$1" -v t1="$2" '
+	$1 == "S" && $2 >= t0 && $2 <= t1 {
+		if (pt != "") { dt = ($2 - pt) * 1000; df = $16 - pf; tot += df
+			if (dt > 0 && df >= dt / 2) { run += dt; if (run > best) best = run } else run = 0 }
+		pt = $2; pf = $16 }
+	END { printf "stall_s %.2f\nlongest_stall_s %.2f\n", tot / 1e6, best / 1e6 }' "$dir/monitor.log"
+}
+
+printf 't_ms\tpid\tcomm\tusage_kib\tlimit_kib\tcache_kib\trss_kib\tdirty_kib\twriteback_kib\tfile_kib\tpremature\n' >"$dir/kills.tsv"
+case $scen in
+flood)
+	t0=$(ev_time flood_start)
+	t1=$(ev_time settled)
+	settled=1
+	[ -z "$t1" ] && t1=$(ev_time timeout) settled=0
+	[ -z "$t1" ] && t1=$(ev_time end)
+	[ -z "$t0" ] || [ -z "$t1" ] && { echo "error no_flood_events"; exit 0; }
+	alive=$(ev_field settled 3)
+	[ -z "$alive" ] && alive=$(ev_field timeout 3)
+	kills "$t0" "$t1" "$FLOOD_EATER_KIB" >>"$dir/kills.tsv"
+	# Eaters only die by a kill, so the dead eaters are the kill count (the monitor can miss a task
+	# that is started and killed within one sampling interval); kills.tsv has those it saw.
+	# Eaters that never ran (exit status 1..127: exec or mmap failed) are not kills.
+	failed=$(awk '$2 == "eater_exit" && $4 > 0 && $4 < 128 { n++ } END { print n + 0 }' "$dir/events.log")
+	echo "failed_to_start $failed"
+	awk -F'\t' -v s="$settled" -v dead="$((FLOOD_N - ${alive:-0} - failed))" '
+		NR > 1 { p += $11; last = $1; if ($3 == "writer") w++ }
+		END { printf "settled %d\nkills %d\nkills_seen %d\npremature %d\n", s, dead + w, NR - 1, p
+			printf "time_to_last_kill_s %.2f\n", last / 1000 }' "$dir/kills.tsv"
+	echo "kernel_kills $(oom_kills "$t0" "$t1")"
+	stall "$t0" "$t1"
+	echo "survivors ${alive:-0}"
+	echo "unused_mib $(((${FLOOD_LIMIT_KIB} - ${alive:-0} * FLOOD_EATER_KIB) / 1024))"
+	;;
+fit)
+	t0=$(ev_time fit_start)
+	t1=$(ev_time end)
+	echo "fit $(ev_field fit_result 3)"
+	[ -n "$t0" ] && [ -n "$t1" ] && kills "$t0" "$t1" "$FIT_EATER_KIB" >>"$dir/kills.tsv"
+	echo "kills $(($(wc -l <"$dir/kills.tsv") - 1))"
+	;;
+thrash)
+	t0=$(ev_time thrash_ready)
+	t1=$(ev_time end)
+	res=$(ev_field thrash_end 3)
+	[ -z "$t0" ] && { echo "error thrasher_not_ready"; exit 0; }
+	kills "$t0" "$t1" "$((THRASH_ANON_KIB + THRASH_FILE_KIB))" >>"$dir/kills.tsv"
+	tk=$(awk -F'\t' '$3 == "thrasher" { print $1; exit }' "$dir/kills.tsv")
+	if [ "$res" = killed ] && [ -n "$tk" ]; then
+		awk -v ms="$tk" 'BEGIN { printf "time_to_kill_s %.2f\n", ms / 1000 }'
+	else
+		echo "time_to_kill_s none"
+	fi
+	echo "kernel_kills $(oom_kills "$t0" "$t1")"
+	# read rate while thrashing: median of the thrasher's progress lines
+	sed -n 's/^progress .*read_mib_s=\([0-9.]*\).*/\1/p' "$dir/thrasher.out" | sort -g |
+		awk '{ v[NR] = $1 }
+		END { m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
+			if (NR) printf "rate_mib_s %.2f\n", m; else print "rate_mib_s 0" }'
+	stall "$t0" "$t1"
+	;;
+stuck)
+	tf=$(ev_time victim_frozen)
+	tr=$(ev_time second_ready)
+	t1=$(ev_time end)
+	[ -z "$tf" ] && { echo "error victim_not_frozen"; exit 0; }
+	# the limit is reached at the first sample after the freeze whose failcnt moved
+	tl=$(awk -v tf="$tf" '$1 == "S" { if ($2 <= tf) f = $5; else if ($5 > f) { print $2; exit } }' \
+		"$dir/monitor.log")
+	kills "$tf" "$t1" "$STUCK_SECOND_KIB" >>"$dir/kills.tsv"
+	if [ -n "$tl" ] && [ -n "$tr" ]; then
+		awk -v a="$tl" -v b="$tr" 'BEGIN { d = (b - a) / 1000; printf "time_to_free_s %.2f\n", d < 0 ? 0 : d }'
+	else
+		echo "time_to_free_s none"
+	fi
+	echo "kernel_kills $(oom_kills "$tf" "$t1")"
+	stall "$tf" "$t1"
+	;;
+esac

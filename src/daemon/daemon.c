@@ -1,0 +1,733 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* The main loop: acquire every scope, decide (the seed's rule on net progress), act (choose by
+ * oom_badness, re-check, pidfd kill, hand to the reaper). Nothing here allocates after start-up. */
+#include "daemon/daemon.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "daemon/log.h"
+#include "linux/parse.h"
+#include "linux/sys.h"
+
+#if defined(__SANITIZE_ADDRESS__)
+#define OOMGUARD_SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define OOMGUARD_SANITIZED 1
+#endif
+#endif
+
+volatile sig_atomic_t daemon_stop_requested, daemon_reload_requested;
+
+static const struct option long_options[] = {
+	{"config", required_argument, NULL, 'c'},
+	{"cgroup", required_argument, NULL, 'g'},
+	{"machine", no_argument, NULL, 'm'},
+	{"no-machine", no_argument, NULL, 'M'},
+	{"interval", required_argument, NULL, 'i'},
+	{"dry-run", no_argument, NULL, 'n'},
+	{"no-reap", no_argument, NULL, 'R'},
+	{"oom-kill-disable", no_argument, NULL, 'D'},
+	{"reserve-permille", required_argument, NULL, 'r'},
+	{"stall-bound-permille", required_argument, NULL, 's'},
+	{"refault-min-pages", required_argument, NULL, 'f'},
+	{"protect", required_argument, NULL, 'p'},
+	{"prefer", required_argument, NULL, 'P'},
+	{"avoid", required_argument, NULL, 'A'},
+	{"prefer-cgroup", required_argument, NULL, 'G'},
+	{"avoid-cgroup", required_argument, NULL, 'H'},
+	{"log-level", required_argument, NULL, 'l'},
+	{"root", required_argument, NULL, 'O'},
+	{"json", no_argument, NULL, 'j'},
+	{"help", no_argument, NULL, 'h'},
+	{NULL, 0, NULL, 0},
+};
+
+static const char *option_key(int opt)
+{
+	switch (opt) {
+	case 'g': return "cgroup";
+	case 'i': return "interval_msec";
+	case 'r': return "reserve_permille";
+	case 's': return "stall_bound_permille";
+	case 'f': return "refault_min_pages";
+	case 'p': return "protect";
+	case 'P': return "prefer_regex";
+	case 'A': return "avoid_regex";
+	case 'G': return "prefer_cgroup";
+	case 'H': return "avoid_cgroup";
+	case 'l': return "log_level";
+	case 'O': return "root";
+	default: return NULL;
+	}
+}
+
+int daemon_build_config(struct config *c, int argc, char **argv, char *err, size_t errsize)
+{
+	const char *file = NULL;
+	bool cli_cgroups = false, cli_protect = false;
+	int opt, r;
+
+	config_defaults(c);
+	opterr = 0;
+	optind = 0;
+	while ((opt = getopt_long(argc, argv, "+h", long_options, NULL)) != -1) {
+		if (opt == '?' || opt == ':') {
+			snprintf(err, errsize, "unknown option or missing value: %s",
+				 argv[optind - 1]);
+			return -EINVAL;
+		}
+		if (opt == 'h') {
+			snprintf(err, errsize, "help");
+			return -EINVAL;
+		}
+		if (opt == 'c')
+			file = optarg;
+	}
+	if (optind < argc) {
+		snprintf(err, errsize, "unexpected argument '%s'", argv[optind]);
+		return -EINVAL;
+	}
+	if (file || access(CONFIG_DEFAULT_FILE, R_OK) == 0) {
+		r = config_load_file(c, file ? file : CONFIG_DEFAULT_FILE, err, errsize);
+		if (r < 0)
+			return -EINVAL;
+	}
+	optind = 0;
+	while ((opt = getopt_long(argc, argv, "+h", long_options, NULL)) != -1) {
+		const char *key = option_key(opt);
+
+		switch (opt) {
+		case 'm': c->machine = 1; continue;
+		case 'M': c->machine = 0; continue;
+		case 'n': c->dry_run = true; continue;
+		case 'R': c->reap = false; continue;
+		case 'D': c->oom_kill_disable = true; continue;
+		case 'j': c->json = true; continue;
+		case 'g':
+			if (!cli_cgroups)
+				c->nr_cgroups = 0; /* options replace the file's list */
+			cli_cgroups = true;
+			break;
+		case 'p':
+			if (!cli_protect)
+				c->nr_protect = 0;
+			cli_protect = true;
+			break;
+		default:
+			break;
+		}
+		if (key && config_set(c, key, optarg, err, errsize) < 0)
+			return -EINVAL;
+	}
+	return config_finish(c, err, errsize);
+}
+
+int daemon_setup_scopes(struct daemon *d, char *err, size_t errsize)
+{
+	struct config *c = &d->cfg;
+	struct cgroup_mounts mounts;
+	const char *root = c->root[0] ? c->root : NULL;
+	int r;
+
+	d->nr_scopes = 0;
+	if (c->machine == 1 || (c->machine == -1 && !c->nr_cgroups)) {
+		r = scope_init_machine(&d->scopes[0], root, d->scratch);
+		if (r < 0) {
+			snprintf(err, errsize, "cannot read /proc/meminfo: %s", strerror(-r));
+			return r;
+		}
+		d->scopes[0].reserve_permille = c->reserve_permille;
+		d->nr_scopes = 1;
+	}
+	if (!c->nr_cgroups)
+		return 0;
+	r = read_mountinfo(root, d->scratch, sizeof(d->scratch), &mounts);
+	if (r < 0) {
+		snprintf(err, errsize, "cannot read the mount table: %s", strerror(-r));
+		return r;
+	}
+	for (size_t i = 0; i < c->nr_cgroups; i++) {
+		struct scope *s = &d->scopes[d->nr_scopes];
+
+		r = scope_init_cgroup(s, root, c->cgroups[i], &mounts, d->scratch, err, errsize);
+		if (r < 0) {
+			for (size_t k = 0; k < d->nr_scopes; k++)
+				scope_close(&d->scopes[k]);
+			return r;
+		}
+		s->reserve_permille = c->reserve_permille;
+		d->nr_scopes++;
+	}
+	return 0;
+}
+
+static const char *kind_name(enum scope_kind k)
+{
+	return k == SCOPE_MACHINE ? "machine" : k == SCOPE_CGROUP_V1 ? "cgroup-v1" : "cgroup-v2";
+}
+
+/* The inputs behind an OOM verdict, on one line. */
+static void log_decision(const struct scope *s, int prio, const char *what)
+{
+	const struct zone_snapshot *z = s->cur.nr_zones ? &s->cur.zones[0] : NULL;
+	int zi = s->decision.passing_zone >= 0 ? s->decision.passing_zone : 0;
+
+	log_msg(prio,
+		"%s scope=%s loops=%d available_pages=%ld min_pages=%lu free_pages=%lu "
+		"reclaimable_pages=%lu stall_events=%llu stall_usec=%llu reclaimed_pages=%llu "
+		"refaulted_pages=%llu parked=%d round=\"%s\" rule=\"%s\"",
+		what, s->name, s->decision.no_progress_loops, s->decision.available[zi],
+		z ? z->watermark[WMARK_MIN] : 0, z ? z->free_pages : 0,
+		z ? z->reclaimable_pages : 0, (unsigned long long)s->sample.stall_events,
+		(unsigned long long)s->sample.stall_usec,
+		(unsigned long long)s->round.reclaimed_pages,
+		(unsigned long long)s->sample.refaulted_pages, s->cur.parked,
+		s->round.reason ? s->round.reason : "", s->decision.reason ? s->decision.reason : "");
+}
+
+int daemon_kill(struct daemon *d, size_t scope_idx, const struct oom_task *victim,
+		uint64_t detect_usec)
+{
+	struct scope *s = &d->scopes[scope_idx];
+	struct scope recheck = *s;
+	struct reap_request req;
+	struct pid_stat st;
+	char comm[ESCAPED_COMM_LEN];
+	int pidfd, r;
+
+	escape_comm(victim->comm, comm, sizeof(comm));
+	/* Re-check the scope after choosing and before killing. */
+	r = scope_acquire(&recheck, d->scratch, now_usec());
+	memcpy(s->fds, recheck.fds, sizeof(s->fds)); /* a failed read may have reopened one */
+	if (r == 0 && scope_resolved(&recheck)) {
+		log_msg(LOG_PRIO_NOTICE, "resolved before kill scope=%s pid=%d comm=%s", s->name,
+			victim->pid, comm);
+		scope_oom_progress(s);
+		return -EAGAIN;
+	}
+	pidfd = sys->pidfd_open(victim->pid, 0);
+	if (pidfd < 0) {
+		if (pidfd == -ESRCH)
+			log_msg(LOG_PRIO_NOTICE,
+				"victim exited before kill scope=%s pid=%d comm=%s: nothing killed",
+				s->name, victim->pid, comm);
+		else
+			log_errno(pidfd, "pidfd_open pid=%d", victim->pid);
+		return pidfd;
+	}
+	/* The pidfd pins the pid: if the start time still matches, it is the same process. */
+	r = read_pid_stat(s->root, victim->pid, d->scratch, sizeof(d->scratch), &st);
+	if (r < 0 || st.start_time != victim->start_time) {
+		log_msg(LOG_PRIO_NOTICE,
+			"victim gone before kill scope=%s pid=%d comm=%s (%s): nothing killed",
+			s->name, victim->pid, comm, r < 0 ? "exited" : "pid reused");
+		sys->close(pidfd);
+		return -ESRCH;
+	}
+	memset(&req, 0, sizeof(req));
+	req.pid = victim->pid;
+	memcpy(req.comm, victim->comm, sizeof(req.comm));
+	req.scope_idx = scope_idx;
+	req.scope = s;
+	req.rss_kib = victim->rss_pages * 4;
+	req.detect_usec = detect_usec;
+	if (scope_usage_bytes(s, d->scratch, sizeof(d->scratch), &req.usage_before_bytes) < 0)
+		req.usage_before_bytes = 0;
+	r = sys->pidfd_send_signal(pidfd, SIGKILL, NULL, 0);
+	req.kill_usec = now_usec();
+	if (r < 0) {
+		if (r == -ESRCH)
+			log_msg(LOG_PRIO_NOTICE,
+				"victim exited before kill scope=%s pid=%d comm=%s: nothing killed",
+				s->name, victim->pid, comm);
+		else
+			log_errno(r, "pidfd_send_signal pid=%d", victim->pid);
+		sys->close(pidfd);
+		return r;
+	}
+	d->kills++;
+	victim_record(&d->victims, victim->pid, victim->start_time);
+	log_msg(LOG_PRIO_WARNING,
+		"kill scope=%s pid=%d comm=%s rss_kib=%llu oom_score_adj=%d detect_to_kill_usec=%llu",
+		s->name, victim->pid, comm, (unsigned long long)req.rss_kib, victim->oom_score_adj,
+		(unsigned long long)(req.kill_usec - detect_usec));
+	req.pidfd = sys->dup(pidfd);
+	sys->close(pidfd);
+	if (req.pidfd < 0 || !d->reaper.started || reaper_submit(&d->reaper, &req) < 0) {
+		log_msg(LOG_PRIO_WARNING, "reaper unavailable for pid=%d: not reaped", victim->pid);
+		if (req.pidfd >= 0)
+			sys->close(req.pidfd);
+		victim_set_state(&d->victims, victim->pid, VICTIM_SKIPPED);
+		return 0;
+	}
+	d->kill_pending[scope_idx] = true;
+	return 0;
+}
+
+static unsigned long scope_totalpages(const struct scope *s)
+{
+	return (unsigned long)(s->cur.limit_bytes / 4096);
+}
+
+static void act_on_scope(struct daemon *d, size_t i, uint64_t detect_usec)
+{
+	struct scope *s = &d->scopes[i];
+	const struct oom_task *t;
+	char comm[ESCAPED_COMM_LEN];
+	size_t idx = 0;
+	long points = 0;
+	int r;
+
+	r = tasks_acquire(&d->tasks, s, &d->cfg, &d->victims, d->self_pid, d->scratch,
+			  sizeof(d->scratch));
+	if (r < 0) {
+		log_errno(r, "cannot list tasks of scope=%s", s->name);
+		return;
+	}
+	switch (select_bad_process(d->tasks.tasks, d->tasks.nr, scope_totalpages(s), &idx,
+				   &points)) {
+	case OOM_SELECT_NONE:
+		log_decision(s, LOG_PRIO_WARNING, "oom, no killable task:");
+		scope_oom_progress(s); /* say it once per MAX_RECLAIM_RETRIES rounds, not each */
+		return;
+	case OOM_SELECT_WAIT:
+		return;
+	case OOM_SELECT_VICTIM:
+		break;
+	}
+	t = &d->tasks.tasks[idx];
+	log_decision(s, LOG_PRIO_NOTICE, "oom");
+	if (d->cfg.dry_run) {
+		escape_comm(t->comm, comm, sizeof(comm));
+		log_msg(LOG_PRIO_NOTICE, "dry-run: would kill scope=%s pid=%d comm=%s rss_kib=%llu "
+			"badness=%ld",
+			s->name, t->pid, comm, (unsigned long long)t->rss_pages * 4, points);
+		scope_oom_progress(s);
+		return;
+	}
+	daemon_kill(d, i, t, detect_usec);
+}
+
+/* /proc/vmstat once per round: the machine scope's counters and every cgroup's gate. */
+static const struct proc_vmstat *read_gate(struct daemon *d, struct proc_vmstat *vm)
+{
+	if (!d->vmstat_open) {
+		int fd = sys_open_path(d->cfg.root[0] ? d->cfg.root : NULL, "/proc/vmstat",
+				       O_RDONLY);
+
+		if (fd < 0)
+			return NULL;
+		d->vmstat_fd = fd;
+		d->vmstat_open = true;
+	}
+	if (sys_pread_file(d->vmstat_fd, d->scratch, sizeof(d->scratch)) < 0 ||
+	    parse_vmstat_buf(d->scratch, vm) < 0)
+		return NULL;
+	return vm;
+}
+
+void daemon_round(struct daemon *d)
+{
+	struct proc_vmstat vm;
+	const struct proc_vmstat *gate;
+
+	d->rounds++;
+	gate = read_gate(d, &vm);
+	for (size_t i = 0; i < d->nr_scopes; i++) {
+		struct scope *s = &d->scopes[i];
+		uint64_t now = now_usec();
+		int r = scope_acquire_gated(s, d->scratch, now, gate);
+
+		if (r < 0) {
+			if (d->rounds % 100 == 1)
+				log_errno(r, "cannot read scope=%s", s->name);
+			continue;
+		}
+		scope_decide(s, &d->cfg);
+		if (log_max_prio >= LOG_PRIO_DEBUG && s->round.is_round)
+			log_decision(s, LOG_PRIO_DEBUG, s->oom ? "round, oom" : "round, retry");
+		if (!s->oom || d->kill_pending[i])
+			continue;
+		act_on_scope(d, i, now);
+	}
+}
+
+static const char *result_name(enum reap_result r)
+{
+	return r == REAP_RELEASED ? "released" : r == REAP_EXITED ? "exited" : "skipped";
+}
+
+void daemon_handle_reports(struct daemon *d)
+{
+	struct reap_report rep;
+	char comm[ESCAPED_COMM_LEN];
+
+	while (reaper_read_report(&d->reaper, &rep) == 1) {
+		struct scope *s = rep.scope_idx < d->nr_scopes ? &d->scopes[rep.scope_idx] : NULL;
+
+		if (rep.scope_idx < DAEMON_MAX_SCOPES)
+			d->kill_pending[rep.scope_idx] = false;
+		victim_set_state(&d->victims, rep.pid,
+				 rep.result == REAP_SKIPPED ? VICTIM_SKIPPED : VICTIM_DONE);
+		if (s && (rep.result != REAP_SKIPPED || rep.freed_bytes))
+			scope_oom_progress(s);
+		escape_comm(rep.comm, comm, sizeof(comm));
+		log_msg(rep.result == REAP_SKIPPED ? LOG_PRIO_WARNING : LOG_PRIO_NOTICE,
+			"reap scope=%s pid=%d comm=%s result=%s tries=%d rss_kib=%llu "
+			"rss_after_kib=%llu freed_kib=%llu detect_to_kill_usec=%llu "
+			"kill_to_freed_usec=%llu%s%s",
+			s ? s->name : "?", rep.pid, comm, result_name(rep.result), rep.tries,
+			(unsigned long long)rep.rss_kib, (unsigned long long)rep.rss_after_kib,
+			(unsigned long long)(rep.freed_bytes / 1024),
+			(unsigned long long)(rep.kill_usec - rep.detect_usec),
+			(unsigned long long)rep.kill_to_freed_usec, rep.err ? " last_error=" : "",
+			rep.err ? strerrorname_np(rep.err) : "");
+	}
+}
+
+static void on_signal(int sig)
+{
+	if (sig == SIGHUP)
+		daemon_reload_requested = 1;
+	else
+		daemon_stop_requested = 1;
+}
+
+#ifndef OOMGUARD_SANITIZED
+/*
+ * Before mlockall: the text of shared libraries gets MADV_RANDOM (no fault-around: a fault
+ * maps one page, not sixteen) and loses the pages start-up faulted in (they come back from the
+ * page cache on use), so that what stays resident and locked
+ * is what the loop touches; oomguard's own file is locked whole (its kill path too).
+ */
+static void trim_mappings(char *buf, size_t size)
+{
+	uintptr_t self = (uintptr_t)(void *)trim_mappings;
+	char own[256] = "";
+
+	if (sys_read_file(NULL, "/proc/self/maps", buf, size) < 0)
+		return;
+	for (int pass = 0; pass < 2; pass++) {
+		for (char *line = buf; line && *line; line = (char *)next_line(line)) {
+			unsigned long start, end;
+			char perms[8] = "", path[256] = "";
+
+			if (sscanf(line, "%lx-%lx %7s %*s %*s %*s %255s", &start, &end, perms, path) <
+				    3 ||
+			    path[0] != '/')
+				continue;
+			if (pass == 0) {
+				if (self >= start && self < end)
+					snprintf(own, sizeof(own), "%s", path);
+				continue;
+			}
+			if (!strcmp(path, own)) {
+				mlock((void *)start, end - start);
+			} else if (!strcmp(perms, "r-xp")) {
+				/* Text only: other private mappings hold relocations and data. */
+				madvise((void *)start, end - start, MADV_RANDOM);
+				madvise((void *)start, end - start, MADV_DONTNEED);
+			}
+		}
+	}
+}
+#endif
+
+static void protect_self(struct daemon *d)
+{
+	int r;
+
+#ifndef OOMGUARD_SANITIZED
+	trim_mappings(d->scratch, sizeof(d->scratch));
+	/* MCL_ONFAULT: lock what the loop touches, without faulting in all of libc. */
+	if (mlockall(MCL_CURRENT | MCL_FUTURE | MCL_ONFAULT) < 0)
+		log_errno(-errno, "mlockall");
+#else
+	(void)d;
+	log_msg(LOG_PRIO_DEBUG, "sanitizer build: mlockall skipped");
+#endif
+	r = sys_write_file(NULL, "/proc/self/oom_score_adj", "-1000");
+	if (r < 0)
+		log_errno(r, "cannot set oom_score_adj -1000");
+}
+
+static int set_oom_kill_disable(struct scope *s, const char *value)
+{
+	char path[CONFIG_PATH_MAX + 32];
+
+	snprintf(path, sizeof(path), "%s/memory.oom_control", s->dir);
+	return sys_write_file(NULL, path, value);
+}
+
+static void scopes_start(struct daemon *d)
+{
+	for (size_t i = 0; i < d->nr_scopes; i++) {
+		struct scope *s = &d->scopes[i];
+		int r;
+
+		if (s->kind != SCOPE_CGROUP_V1)
+			continue;
+		if (d->cfg.oom_kill_disable) {
+			struct memcg_v1_oom_control oc;
+
+			if (read_memcg_v1_oom_control(s->dir, &oc) == 0 && !oc.oom_kill_disable) {
+				r = set_oom_kill_disable(s, "1");
+				if (r < 0)
+					log_errno(r, "cannot set oom_kill_disable in %s", s->name);
+				else
+					s->restore_oom_kill_disable = true;
+			}
+		}
+		r = scope_register_oom_event(s);
+		if (r < 0)
+			log_errno(r, "no OOM eventfd for %s (polling only)", s->name);
+	}
+}
+
+static void scopes_stop(struct daemon *d)
+{
+	for (size_t i = 0; i < d->nr_scopes; i++) {
+		struct scope *s = &d->scopes[i];
+
+		if (s->restore_oom_kill_disable)
+			set_oom_kill_disable(s, "0");
+		s->restore_oom_kill_disable = false;
+		scope_close(s);
+	}
+}
+
+static bool same_scopes(const struct config *a, const struct config *b)
+{
+	if (a->machine != b->machine || a->nr_cgroups != b->nr_cgroups ||
+	    strcmp(a->root, b->root) || a->oom_kill_disable != b->oom_kill_disable)
+		return false;
+	for (size_t i = 0; i < a->nr_cgroups; i++)
+		if (strcmp(a->cgroups[i], b->cgroups[i]))
+			return false;
+	return true;
+}
+
+/* SIGHUP: a bad config keeps the old one; a new scope list is set up afresh. */
+static void reload(struct daemon *d)
+{
+	static struct config next; /* static: start-up sized, not on the stack */
+	char err[512];
+	bool scopes_changed;
+
+	if (daemon_build_config(&next, d->argc, d->argv, err, sizeof(err)) < 0) {
+		log_msg(LOG_PRIO_ERR, "reload failed, keeping the old config: %s", err);
+		return;
+	}
+	scopes_changed = !same_scopes(&d->cfg, &next);
+	if (scopes_changed && reaper_busy(&d->reaper)) {
+		log_msg(LOG_PRIO_WARNING, "reload: scopes changed while a victim is being reaped; "
+					  "keeping the old config, send SIGHUP again");
+		config_release(&next);
+		return;
+	}
+	if (scopes_changed) {
+		struct config old = d->cfg;
+
+		scopes_stop(d);
+		d->cfg = next;
+		if (daemon_setup_scopes(d, err, sizeof(err)) < 0) {
+			log_msg(LOG_PRIO_ERR, "reload failed, keeping the old config: %s", err);
+			config_release(&d->cfg);
+			d->cfg = old;
+			if (daemon_setup_scopes(d, err, sizeof(err)) < 0)
+				log_msg(LOG_PRIO_ERR, "cannot restore the old scopes: %s", err);
+			scopes_start(d);
+			return;
+		}
+		config_release(&old);
+		memset(d->kill_pending, 0, sizeof(d->kill_pending));
+		scopes_start(d);
+	} else {
+		config_release(&d->cfg);
+		d->cfg = next;
+		for (size_t i = 0; i < d->nr_scopes; i++)
+			d->scopes[i].reserve_permille = d->cfg.reserve_permille;
+	}
+	log_max_prio = d->cfg.log_level;
+	d->reaper.reap = d->cfg.reap;
+	log_msg(LOG_PRIO_NOTICE, "config reloaded: %zu scopes, interval %u ms%s", d->nr_scopes,
+		d->cfg.interval_msec, d->cfg.dry_run ? ", dry run" : "");
+}
+
+int daemon_run(struct daemon *d)
+{
+	struct sigaction sa;
+	struct pollfd pfds[DAEMON_MAX_SCOPES + 1];
+	char err[512];
+	uint64_t next_round;
+	int r;
+
+	log_max_prio = d->cfg.log_level;
+	d->self_pid = getpid();
+	r = daemon_setup_scopes(d, err, sizeof(err));
+	if (r < 0) {
+		log_msg(LOG_PRIO_ERR, "%s", err);
+		return EXIT_CONFIG;
+	}
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal; /* no SA_RESTART: poll() returns EINTR at once */
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	protect_self(d);
+	r = reaper_start(&d->reaper, d->cfg.reap);
+	if (r < 0) {
+		log_errno(r, "cannot start the reaper thread");
+		return EXIT_RUNTIME;
+	}
+	scopes_start(d);
+	log_msg(LOG_PRIO_NOTICE, "started: %zu scopes, interval %u ms, reaping %s%s", d->nr_scopes,
+		d->cfg.interval_msec, d->cfg.reap ? "on" : "off", d->cfg.dry_run ? ", dry run" : "");
+	for (size_t i = 0; i < d->nr_scopes; i++)
+		log_msg(LOG_PRIO_INFO, "scope %s (%s)%s", d->scopes[i].name,
+			kind_name(d->scopes[i].kind),
+			d->scopes[i].oom_efd >= 0 ? ", OOM eventfd" : "");
+	daemon_round(d); /* first snapshot; also faults in (and locks) the loop's pages */
+	next_round = now_usec() + d->cfg.interval_msec * 1000ull;
+	while (!daemon_stop_requested) {
+		uint64_t now = now_usec();
+		nfds_t n = 0;
+		bool event = false;
+		int timeout = next_round > now ? (int)((next_round - now + 999) / 1000) : 0;
+
+		pfds[n++] = (struct pollfd){.fd = d->reaper.report_rd, .events = POLLIN};
+		for (size_t i = 0; i < d->nr_scopes; i++)
+			pfds[n++] = (struct pollfd){.fd = d->scopes[i].oom_efd, .events = POLLIN};
+		r = sys->poll(pfds, n, timeout);
+		if (r < 0 && r != -EINTR) {
+			log_errno(r, "poll");
+			break;
+		}
+		if (daemon_stop_requested)
+			break;
+		if (daemon_reload_requested) {
+			daemon_reload_requested = 0;
+			reload(d);
+			continue;
+		}
+		if (r > 0 && (pfds[0].revents & POLLIN))
+			daemon_handle_reports(d);
+		for (nfds_t k = 1; r > 0 && k < n; k++) {
+			uint64_t count;
+
+			if (pfds[k].fd >= 0 && (pfds[k].revents & POLLIN)) {
+				sys->read(pfds[k].fd, &count, sizeof(count));
+				log_msg(LOG_PRIO_DEBUG, "OOM event scope=%s", d->scopes[k - 1].name);
+				event = true;
+			}
+		}
+		now = now_usec();
+		if (event || now >= next_round) {
+			daemon_round(d);
+			next_round = now + d->cfg.interval_msec * 1000ull;
+		}
+	}
+	log_msg(LOG_PRIO_NOTICE, "stopping: %lu rounds, %lu kills", d->rounds, d->kills);
+	daemon_teardown(d);
+	return 0;
+}
+
+void daemon_teardown(struct daemon *d)
+{
+	if (d->vmstat_open)
+		sys->close(d->vmstat_fd);
+	d->vmstat_open = false;
+	reaper_stop(&d->reaper);
+	daemon_handle_reports(d);
+	scopes_stop(d);
+	config_release(&d->cfg);
+}
+
+static void print_scope(const struct scope *s, FILE *out, bool json, bool last)
+{
+	const struct zone_snapshot *z = &s->cur.zones[0];
+	const char *verdict = !s->decided ? "unknown" : s->oom ? "oom" : "retry";
+
+	if (json) {
+		fprintf(out,
+			"    {\"scope\": \"%s\", \"kind\": \"%s\", \"limit_bytes\": %llu, "
+			"\"usage_bytes\": %llu, \"free_pages\": %lu, \"min_pages\": %lu, "
+			"\"reclaimable_pages\": %lu, \"parked\": %s, \"stall_events\": %llu, "
+			"\"stall_usec\": %llu, \"reclaimed_pages\": %llu, \"refaulted_pages\": %llu, "
+			"\"round\": %s, \"progress\": %s, \"round_reason\": \"%s\", "
+			"\"no_progress_loops\": %d, \"verdict\": \"%s\", \"reason\": \"%s\"}%s\n",
+			s->name, kind_name(s->kind), (unsigned long long)s->cur.limit_bytes,
+			(unsigned long long)s->cur.usage_bytes, z->free_pages, z->watermark[WMARK_MIN],
+			z->reclaimable_pages, s->cur.parked ? "true" : "false",
+			(unsigned long long)s->sample.stall_events,
+			(unsigned long long)s->sample.stall_usec,
+			(unsigned long long)s->round.reclaimed_pages,
+			(unsigned long long)s->sample.refaulted_pages,
+			s->round.is_round ? "true" : "false", s->round.progress ? "true" : "false",
+			s->round.reason ? s->round.reason : "", s->decision.no_progress_loops, verdict,
+			s->decision.reason ? s->decision.reason : "", last ? "" : ",");
+		return;
+	}
+	fprintf(out, "%s (%s)\n", s->name, kind_name(s->kind));
+	fprintf(out, "  limit %llu MiB, usage %llu MiB, free %lu pages, min %lu, reclaimable %lu%s\n",
+		(unsigned long long)(s->cur.limit_bytes >> 20),
+		(unsigned long long)(s->cur.usage_bytes >> 20), z->free_pages,
+		z->watermark[WMARK_MIN], z->reclaimable_pages,
+		s->cur.parked ? ", tasks parked under_oom" : "");
+	fprintf(out,
+		"  last %llu ms: stalls %llu, stall %llu us, reclaimed %llu, refaulted %llu pages\n",
+		(unsigned long long)(s->sample.interval_usec / 1000),
+		(unsigned long long)s->sample.stall_events, (unsigned long long)s->sample.stall_usec,
+		(unsigned long long)s->round.reclaimed_pages,
+		(unsigned long long)s->sample.refaulted_pages);
+	fprintf(out, "  round: %s (%s); next decision: %s (%s), no-progress rounds %d\n",
+		s->round.is_round ? (s->round.progress ? "progress" : "no progress") : "none",
+		s->round.reason ? s->round.reason : "-", verdict,
+		s->decision.reason ? s->decision.reason : "-", s->decision.no_progress_loops);
+}
+
+int daemon_status(struct daemon *d, FILE *out, bool json)
+{
+	struct timespec ts = {0, (long)d->cfg.interval_msec * 1000000L};
+	char err[512];
+	int r;
+
+	r = daemon_setup_scopes(d, err, sizeof(err));
+	if (r < 0) {
+		fprintf(stderr, "oomguard status: %s\n", err);
+		return EXIT_CONFIG;
+	}
+	for (int pass = 0; pass < 2; pass++) {
+		for (size_t i = 0; i < d->nr_scopes; i++) {
+			r = scope_acquire(&d->scopes[i], d->scratch, now_usec());
+			if (r < 0) {
+				fprintf(stderr, "oomguard status: cannot read %s: %s\n",
+					d->scopes[i].name, strerror(-r));
+				return EXIT_RUNTIME;
+			}
+		}
+		if (!pass)
+			nanosleep(&ts, NULL);
+	}
+	if (json)
+		fprintf(out, "{\n  \"scopes\": [\n");
+	for (size_t i = 0; i < d->nr_scopes; i++) {
+		scope_decide(&d->scopes[i], &d->cfg);
+		print_scope(&d->scopes[i], out, json, i + 1 == d->nr_scopes);
+	}
+	if (json)
+		fprintf(out, "  ]\n}\n");
+	for (size_t i = 0; i < d->nr_scopes; i++)
+		scope_close(&d->scopes[i]);
+	config_release(&d->cfg);
+	return 0;
+}

@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* The daemon: start-up (self-protection, scopes, reaper), the main loop (acquire, decide, act
+ * per scope per round), signals (TERM/INT stop, HUP reloads) and the status one-shot. */
+#ifndef OOMGUARD_DAEMON_DAEMON_H
+#define OOMGUARD_DAEMON_DAEMON_H
+
+#include <stdbool.h>
+#include <signal.h>
+#include <stdio.h>
+
+#include "daemon/config.h"
+#include "daemon/reaper.h"
+#include "daemon/scope.h"
+#include "daemon/tasks.h"
+
+#define DAEMON_MAX_SCOPES (CONFIG_MAX_CGROUPS + 1)
+
+/* Exit codes: 0 clean stop, 1 runtime failure, 2 bad usage or config. */
+#define EXIT_RUNTIME 1
+#define EXIT_CONFIG 2
+
+/*
+ * struct daemon - everything the loop touches, sized at start-up (no allocation after).
+ * @kill_pending:  per scope: a victim is with the reaper; kill no other in that scope
+ */
+struct daemon {
+	struct config cfg;
+	int argc;
+	char **argv;
+	struct scope scopes[DAEMON_MAX_SCOPES];
+	size_t nr_scopes;
+	bool kill_pending[DAEMON_MAX_SCOPES];
+	struct task_list tasks;
+	struct victim_table victims;
+	struct reaper reaper;
+	int self_pid;
+	int vmstat_fd; /* valid when vmstat_open: /proc/vmstat, read once per round for all */
+	bool vmstat_open;
+	unsigned long rounds, kills;
+	char scratch[SCOPE_SCRATCH_SIZE];
+};
+
+/* Signal flags, set by the handlers only. */
+extern volatile sig_atomic_t daemon_stop_requested, daemon_reload_requested;
+
+/*
+ * daemon_build_config() - defaults, then the config file (--config, or /etc/oomguard.conf when
+ * it exists), then the options in @argv. Return: 0, or -EINVAL with a reason in @err.
+ */
+int daemon_build_config(struct config *c, int argc, char **argv, char *err, size_t errsize);
+
+/* daemon_setup_scopes() - the scopes @d->cfg names. Return: 0 or -errno with @err. */
+int daemon_setup_scopes(struct daemon *d, char *err, size_t errsize);
+
+/* daemon_round() - one pass: acquire and decide every scope; act on OOM verdicts. */
+void daemon_round(struct daemon *d);
+
+/* daemon_handle_reports() - read the reaper's reports and log them. */
+void daemon_handle_reports(struct daemon *d);
+
+/*
+ * daemon_kill() - act on a chosen victim: re-check, pidfd_open, confirm identity, SIGKILL,
+ * hand a dup'ed pidfd to the reaper. Return: 0 when killed, -ESRCH when the victim was gone
+ * (nothing else is killed), -errno otherwise.
+ */
+int daemon_kill(struct daemon *d, size_t scope_idx, const struct oom_task *victim,
+		uint64_t detect_usec);
+
+/* daemon_run() - start-up, the loop until SIGTERM/SIGINT, shutdown. Returns the exit code. */
+int daemon_run(struct daemon *d);
+
+/* daemon_status() - one shot: print each scope's inputs and the next round's decision. */
+int daemon_status(struct daemon *d, FILE *out, bool json);
+
+/* daemon_teardown() - close scopes, stop the reaper, restore oom_kill_disable. */
+void daemon_teardown(struct daemon *d);
+
+#endif

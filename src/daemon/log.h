@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* One log line per event on stderr. Under systemd (JOURNAL_STREAM set) each line starts with
+ * the journal's <N> priority prefix; otherwise with the level's name. Never allocates. */
+#ifndef OOMGUARD_DAEMON_LOG_H
+#define OOMGUARD_DAEMON_LOG_H
+
+#include <stddef.h>
+
+/* syslog priorities, as the journal reads them from "<N>". */
+enum log_prio { LOG_PRIO_ERR = 3, LOG_PRIO_WARNING = 4, LOG_PRIO_NOTICE = 5, LOG_PRIO_INFO = 6,
+		LOG_PRIO_DEBUG = 7 };
+
+/* The most verbose priority written; a global as the style allows. */
+extern int log_max_prio;
+
+/* log_init() - choose the prefix style: journal when JOURNAL_STREAM is set in the environment. */
+void log_init(void);
+/* log_set_journal() - force the prefix style (tests). */
+void log_set_journal(int journal);
+
+void log_msg(int prio, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* log_errno() - as log_msg() at LOG_PRIO_ERR with ": strerror(-err)" appended. */
+void log_errno(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/*
+ * escape_comm() - a process name made safe for one log line: printable ASCII other than '\\',
+ * '"' and ' ' is kept, everything else becomes \xHH. Always NUL-terminates @out.
+ * Return: the length written.
+ */
+size_t escape_comm(const char *in, char *out, size_t size);
+
+/* Output of escape_comm() for a 16-byte comm: each byte may take 4. */
+#define ESCAPED_COMM_LEN (16 * 4 + 1)
+
+#endif

@@ -1,0 +1,208 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* The reaper thread (lmkd's shape: bounded queue in, reports out over a pipe), with the
+ * kernel reaper's retry rule: MAX_OOM_REAP_RETRIES tries, OOM_REAP_STEP_MSEC apart. */
+#include "daemon/reaper.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <sched.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "daemon/log.h"
+#include "linux/procfs.h"
+#include "linux/sys.h"
+
+uint64_t now_usec(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
+}
+
+/* Waits up to @msec for the victim to exit. True if it has. */
+static bool wait_exit(int pidfd, int msec)
+{
+	struct pollfd p = {.fd = pidfd, .events = POLLIN};
+	int n = sys->poll(&p, 1, msec);
+
+	return n > 0 && (p.revents & (POLLIN | POLLHUP));
+}
+
+void reap_one(const struct reap_request *req, bool reap, char *scratch, size_t size,
+	      struct reap_report *ret_report)
+{
+	struct reap_report rep;
+	struct pid_status ss;
+	uint64_t usage_after = 0;
+	bool mrelease = reap;
+
+	memset(&rep, 0, sizeof(rep));
+	rep.pid = req->pid;
+	memcpy(rep.comm, req->comm, sizeof(rep.comm));
+	rep.scope_idx = req->scope_idx;
+	rep.rss_kib = req->rss_kib;
+	rep.detect_usec = req->detect_usec;
+	rep.kill_usec = req->kill_usec;
+	rep.result = REAP_SKIPPED;
+	for (rep.tries = 1; rep.tries <= MAX_OOM_REAP_RETRIES; rep.tries++) {
+		if (mrelease) {
+			int r = sys->process_mrelease(req->pidfd, 0);
+
+			if (r == 0) {
+				rep.result = REAP_RELEASED;
+				break;
+			}
+			rep.err = -r;
+			if (r == -ESRCH) {
+				/* All threads are past exit_mm: the exit is freeing the memory.
+				 * Wait for it to finish (bounded) so the measure is after. */
+				wait_exit(req->pidfd,
+					  OOM_REAP_STEP_MSEC * (MAX_OOM_REAP_RETRIES - rep.tries + 1));
+				rep.result = REAP_EXITED;
+				break;
+			}
+			if (r == -ENOSYS) /* no process_mrelease: wait on the pidfd instead */
+				mrelease = false;
+			/* EAGAIN (mmap lock busy), EINTR, EINVAL (not dying yet): retry. */
+		}
+		if (wait_exit(req->pidfd, OOM_REAP_STEP_MSEC)) {
+			rep.result = REAP_EXITED;
+			break;
+		}
+	}
+	if (rep.tries > MAX_OOM_REAP_RETRIES)
+		rep.tries = MAX_OOM_REAP_RETRIES;
+	rep.kill_to_freed_usec = now_usec() - req->kill_usec;
+	if (scope_usage_bytes(req->scope, scratch, size, &usage_after) == 0 &&
+	    req->usage_before_bytes > usage_after)
+		rep.freed_bytes = req->usage_before_bytes - usage_after;
+	if (read_pid_status(req->scope->root, req->pid, scratch, size, &ss) == 0)
+		rep.rss_after_kib = ss.rss_kib;
+	*ret_report = rep;
+}
+
+int reaper_raise_priority(void)
+{
+	struct sched_param sp = {.sched_priority = REAPER_RT_PRIORITY};
+
+	return -pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp);
+}
+
+static void *reaper_main(void *arg)
+{
+	struct reaper *r = arg;
+	int err = reaper_raise_priority();
+
+	if (err)
+		log_errno(err, "reaper: cannot run SCHED_FIFO (reaping at normal priority)");
+
+	for (;;) {
+		struct reap_request req;
+		struct reap_report rep;
+
+		pthread_mutex_lock(&r->lock);
+		while (!r->count && !r->stop)
+			pthread_cond_wait(&r->wake, &r->lock);
+		if (r->stop) {
+			pthread_mutex_unlock(&r->lock);
+			break;
+		}
+		req = r->queue[r->head];
+		pthread_mutex_unlock(&r->lock);
+
+		reap_one(&req, r->reap, r->scratch, sizeof(r->scratch), &rep);
+		sys->close(req.pidfd);
+		sys->write(r->report_wr, &rep, sizeof(rep));
+
+		pthread_mutex_lock(&r->lock);
+		r->head = (r->head + 1) % REAPER_QUEUE_LEN;
+		r->count--;
+		pthread_mutex_unlock(&r->lock);
+	}
+	return NULL;
+}
+
+int reaper_start(struct reaper *r, bool reap)
+{
+	int fds[2], err;
+
+	memset(r, 0, sizeof(*r));
+	r->reap = reap;
+	if (pipe2(fds, O_CLOEXEC) < 0)
+		return -errno;
+	r->report_rd = fds[0];
+	r->report_wr = fds[1];
+	if (fcntl(r->report_rd, F_SETFL, O_NONBLOCK) < 0) {
+		err = -errno;
+		goto fail;
+	}
+	pthread_mutex_init(&r->lock, NULL);
+	pthread_cond_init(&r->wake, NULL);
+	err = -pthread_create(&r->thread, NULL, reaper_main, r);
+	if (err)
+		goto fail;
+	r->started = true;
+	return 0;
+fail:
+	close(fds[0]);
+	close(fds[1]);
+	return err;
+}
+
+int reaper_submit(struct reaper *r, const struct reap_request *req)
+{
+	int ret = 0;
+
+	pthread_mutex_lock(&r->lock);
+	if (r->count >= REAPER_QUEUE_LEN) {
+		ret = -EAGAIN;
+	} else {
+		r->queue[(r->head + r->count) % REAPER_QUEUE_LEN] = *req;
+		r->count++;
+		pthread_cond_signal(&r->wake);
+	}
+	pthread_mutex_unlock(&r->lock);
+	return ret;
+}
+
+bool reaper_busy(struct reaper *r)
+{
+	bool busy;
+
+	pthread_mutex_lock(&r->lock);
+	busy = r->count > 0;
+	pthread_mutex_unlock(&r->lock);
+	return busy;
+}
+
+int reaper_read_report(struct reaper *r, struct reap_report *ret_report)
+{
+	ssize_t n = sys->read(r->report_rd, ret_report, sizeof(*ret_report));
+
+	if (n == -EAGAIN)
+		return 0;
+	if (n < 0)
+		return (int)n;
+	return n == (ssize_t)sizeof(*ret_report) ? 1 : -EIO;
+}
+
+void reaper_stop(struct reaper *r)
+{
+	if (!r->started)
+		return;
+	pthread_mutex_lock(&r->lock);
+	r->stop = true;
+	pthread_cond_signal(&r->wake);
+	pthread_mutex_unlock(&r->lock);
+	pthread_join(r->thread, NULL);
+	/* Requests never worked on still own their pidfds. */
+	for (unsigned int i = 0; i < r->count; i++)
+		sys->close(r->queue[(r->head + i) % REAPER_QUEUE_LEN].pidfd);
+	close(r->report_rd);
+	close(r->report_wr);
+	r->started = false;
+}

@@ -1,0 +1,549 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Scopes: acquire (read everything a decision needs into s->cur), decide (pure, on prev and
+ * cur), and the zone a memory cgroup looks like to the seed's rule. */
+#include "daemon/scope.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/eventfd.h>
+
+#include "linux/sys.h"
+#include "policy/gfp.h"
+
+#define PAGE_BYTES 4096ull
+
+static int join(char *out, size_t size, const char *a, const char *b)
+{
+	int n = snprintf(out, size, "%s%s", a ? a : "", b);
+
+	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
+}
+
+int scope_init_machine(struct scope *s, const char *root, char *scratch)
+{
+	struct proc_meminfo mi;
+	int r;
+
+	memset(s, 0, sizeof(*s));
+	s->kind = SCOPE_MACHINE;
+	s->root = root;
+	s->oom_efd = -1;
+	for (int i = 0; i < NR_SCOPE_FILES; i++)
+		s->fds[i] = -1;
+	snprintf(s->name, sizeof(s->name), "machine");
+	r = read_meminfo(root, scratch, SCOPE_SCRATCH_SIZE, &mi);
+	if (r < 0)
+		return r;
+	s->mem_total_bytes = mi.mem_total_kib * 1024;
+	return 0;
+}
+
+static bool under(const char *path, const char *mnt)
+{
+	size_t len = strlen(mnt);
+
+	return len && !strncmp(path, mnt, len) && (path[len] == '/' || path[len] == '\0');
+}
+
+int scope_init_cgroup(struct scope *s, const char *root, const char *path,
+		      const struct cgroup_mounts *mounts, char *scratch, char *err, size_t errsize)
+{
+	uint64_t v;
+	int r;
+
+	r = scope_init_machine(s, root, scratch);
+	if (r < 0) {
+		snprintf(err, errsize, "cannot read meminfo");
+		return r;
+	}
+	snprintf(s->name, sizeof(s->name), "%s", path);
+	if (join(s->dir, sizeof(s->dir), root, path) < 0) {
+		snprintf(err, errsize, "%s: path too long", path);
+		return -ENAMETOOLONG;
+	}
+	if (under(path, mounts->v1_memory)) {
+		s->kind = SCOPE_CGROUP_V1;
+		r = read_cgroup_u64(s->dir, "memory.limit_in_bytes", &v);
+	} else if (under(path, mounts->v2)) {
+		s->kind = SCOPE_CGROUP_V2;
+		r = read_cgroup_u64(s->dir, "memory.current", &v);
+		if (r == -ENOENT) {
+			snprintf(err, errsize,
+				 "%s: not a memory cgroup (the v2 hierarchy at %s has no memory "
+				 "controller here)",
+				 path, mounts->v2);
+			return -ENOTDIR;
+		}
+	} else {
+		snprintf(err, errsize,
+			 "%s: not a memory cgroup (v1 memory hierarchy: %s, v2: %s)", path,
+			 mounts->v1_memory[0] ? mounts->v1_memory : "none",
+			 mounts->v2[0] ? mounts->v2 : "none");
+		return -ENOTDIR;
+	}
+	if (r < 0) {
+		snprintf(err, errsize, "%s: not a memory cgroup (%s)", path, strerror(-r));
+		return -ENOTDIR;
+	}
+	return 0;
+}
+
+int scope_register_oom_event(struct scope *s)
+{
+	char path[CONFIG_PATH_MAX + 32], line[64];
+	int efd, ofd, r;
+
+	if (s->kind != SCOPE_CGROUP_V1)
+		return 0;
+	efd = sys->eventfd(0, EFD_NONBLOCK);
+	if (efd < 0)
+		return efd;
+	if (join(path, sizeof(path), s->dir, "/memory.oom_control") < 0) {
+		sys->close(efd);
+		return -ENAMETOOLONG;
+	}
+	ofd = sys_open_path(NULL, path, O_RDONLY);
+	if (ofd < 0) {
+		sys->close(efd);
+		return ofd;
+	}
+	snprintf(line, sizeof(line), "%d %d", efd, ofd);
+	r = join(path, sizeof(path), s->dir, "/cgroup.event_control");
+	if (!r)
+		r = sys_write_file(NULL, path, line);
+	sys->close(ofd);
+	if (r < 0) {
+		sys->close(efd);
+		return r;
+	}
+	s->oom_efd = efd;
+	return 0;
+}
+
+void scope_close(struct scope *s)
+{
+	if (s->oom_efd >= 0)
+		sys->close(s->oom_efd);
+	s->oom_efd = -1;
+	for (int i = 0; i < NR_SCOPE_FILES; i++) {
+		if (s->fds[i] >= 0)
+			sys->close(s->fds[i]);
+		s->fds[i] = -1;
+	}
+}
+
+/*
+ * Reads file @idx of the scope (opened on first use: @path under the root for the machine,
+ * under the cgroup's directory for a cgroup). A failed read closes it; the next reopens.
+ */
+static ssize_t scope_read(struct scope *s, int idx, const char *path, char *buf, size_t size)
+{
+	ssize_t n;
+
+	if (s->fds[idx] < 0) {
+		char full[CONFIG_PATH_MAX + 64];
+		int fd;
+
+		if (s->kind == SCOPE_MACHINE)
+			fd = sys_open_path(s->root, path, O_RDONLY);
+		else if (join(full, sizeof(full), s->dir, path) < 0)
+			return -ENAMETOOLONG;
+		else
+			fd = sys_open_path(NULL, full, O_RDONLY);
+		if (fd < 0)
+			return fd;
+		s->fds[idx] = fd;
+	}
+	n = sys_pread_file(s->fds[idx], buf, size);
+	if (n < 0) {
+		sys->close(s->fds[idx]);
+		s->fds[idx] = -1;
+	}
+	return n;
+}
+
+static int scope_read_u64(struct scope *s, int idx, const char *path, uint64_t *ret_value)
+{
+	char buf[64];
+	ssize_t n = scope_read(s, idx, path, buf, sizeof(buf));
+
+	return n < 0 ? (int)n : parse_u64_file_buf(buf, ret_value);
+}
+
+/* The zonelist of the machine, highest zone first, as the allocator walks it. */
+static void machine_zones(struct scope_snapshot *snap, const struct proc_zone *pz, size_t nr,
+			  bool swap_free)
+{
+	snap->nr_zones = 0;
+	for (int type = ZONE_NORMAL; type >= ZONE_DMA; type--) {
+		for (size_t i = 0; i < nr; i++) {
+			const struct proc_zone *p = &pz[i];
+			struct zone_snapshot *z;
+
+			if (p->type != type || !p->managed_pages || snap->nr_zones >= MAX_NR_ZONES)
+				continue;
+			z = &snap->zones[snap->nr_zones++];
+			memset(z, 0, sizeof(*z));
+			z->idx = (enum zone_type)type;
+			z->managed_pages = p->managed_pages;
+			z->watermark[WMARK_MIN] = p->min_pages;
+			z->watermark[WMARK_LOW] = p->low_pages;
+			z->watermark[WMARK_HIGH] = p->high_pages;
+			for (unsigned int k = 0; k < MAX_NR_ZONES && k < p->nr_protection; k++)
+				z->lowmem_reserve[k] = p->protection[k];
+			z->free_pages = p->free_pages;
+			z->free_cma_pages = p->free_cma_pages;
+			for (unsigned int o = 0; o < MAX_ORDER; o++) {
+				z->nr_free[o] = p->nr_free[o];
+				/* buddyinfo has no migratetypes: a non-empty order is usable. */
+				if (p->nr_free[o])
+					z->free_list_mask[o] = (1u << MIGRATE_UNMOVABLE) |
+							       (1u << MIGRATE_MOVABLE) |
+							       (1u << MIGRATE_RECLAIMABLE);
+			}
+			z->reclaimable_pages = p->inactive_file + p->active_file;
+			if (swap_free)
+				z->reclaimable_pages += p->inactive_anon + p->active_anon;
+			z->write_pending = p->write_pending;
+		}
+	}
+}
+
+/* A memory cgroup as one zone: size = limit, free = limit - usage, min = the reserve. */
+static void cgroup_zone(struct scope_snapshot *snap, unsigned int reserve_permille,
+			uint64_t dirty_bytes)
+{
+	struct zone_snapshot *z = &snap->zones[0];
+	uint64_t limit_pages = snap->limit_bytes / PAGE_BYTES;
+	uint64_t free_pages = snap->limit_bytes > snap->usage_bytes
+				      ? (snap->limit_bytes - snap->usage_bytes) / PAGE_BYTES
+				      : 0;
+	uint64_t min = limit_pages * reserve_permille / 1000;
+
+	memset(z, 0, sizeof(*z));
+	if (!min)
+		min = 1;
+	z->idx = ZONE_NORMAL;
+	z->managed_pages = limit_pages;
+	z->watermark[WMARK_MIN] = min;
+	z->watermark[WMARK_LOW] = min + min / 4;
+	z->watermark[WMARK_HIGH] = min + min / 2;
+	z->free_pages = free_pages;
+	z->nr_free[0] = free_pages;
+	z->free_list_mask[0] = (1u << MIGRATE_UNMOVABLE) | (1u << MIGRATE_MOVABLE);
+	z->reclaimable_pages = snap->file_bytes / PAGE_BYTES;
+	if (snap->swap_free)
+		z->reclaimable_pages += snap->anon_bytes / PAGE_BYTES;
+	z->write_pending = dirty_bytes / PAGE_BYTES;
+	snap->nr_zones = 1;
+}
+
+static int acquire_machine(struct scope *s, char *scratch, struct scope_snapshot *snap,
+			   const struct proc_vmstat *gate)
+{
+	struct proc_zone pz[PROC_MAX_ZONES];
+	struct proc_vmstat own;
+	const struct proc_vmstat *vm = gate;
+	struct proc_meminfo mi;
+	struct psi_stats psi;
+	size_t nr;
+	ssize_t n;
+	int r;
+
+	if (!vm) {
+		n = scope_read(s, SF_2, "/proc/vmstat", scratch, SCOPE_SCRATCH_SIZE);
+		if (n < 0)
+			return (int)n;
+		r = parse_vmstat_buf(scratch, &own);
+		if (r < 0)
+			return r;
+		vm = &own;
+	}
+	snap->stall_events = vm->allocstall;
+	snap->reclaimed = vm->pgsteal;
+	snap->refaulted = vm->workingset_refault_file + vm->workingset_refault_anon;
+	snap->kernel_oom_kills = vm->oom_kill;
+	n = scope_read(s, SF_4, "/proc/pressure/memory", scratch, SCOPE_SCRATCH_SIZE);
+	snap->stall_usec = n < 0 || parse_psi_buf(scratch, &psi) < 0 ? 0 : psi.some.total_usec;
+	/* Quiet: no stall, no reclaim, no refault since the zones were read. */
+	if (gate && s->cur.time_usec && s->full_age < SCOPE_FULL_READ_ROUNDS &&
+	    snap->stall_events == s->cur.stall_events && snap->reclaimed == s->cur.reclaimed &&
+	    snap->refaulted == s->cur.refaulted) {
+		s->full_age++;
+		return 0;
+	}
+	s->full_age = 0;
+	n = scope_read(s, SF_3, "/proc/meminfo", scratch, SCOPE_SCRATCH_SIZE);
+	if (n < 0)
+		return (int)n;
+	r = parse_meminfo_buf(scratch, &mi);
+	if (r < 0)
+		return r;
+	snap->limit_bytes = mi.mem_total_kib * 1024;
+	snap->usage_bytes = (mi.mem_total_kib - mi.mem_available_kib) * 1024;
+	snap->swap_free = mi.swap_free_kib > 0;
+	n = scope_read(s, SF_0, "/proc/zoneinfo", scratch, SCOPE_SCRATCH_SIZE);
+	if (n < 0)
+		return (int)n;
+	r = parse_zoneinfo_buf(scratch, pz, PROC_MAX_ZONES, &nr);
+	if (r < 0)
+		return r;
+	n = scope_read(s, SF_1, "/proc/buddyinfo", scratch, SCOPE_SCRATCH_SIZE);
+	if (n < 0)
+		return (int)n;
+	r = parse_buddyinfo_buf(scratch, pz, nr);
+	if (r < 0)
+		return r;
+	machine_zones(snap, pz, nr, snap->swap_free);
+	snap->file_bytes = snap->anon_bytes = 0;
+	for (size_t i = 0; i < nr; i++) {
+		snap->file_bytes += (pz[i].inactive_file + pz[i].active_file) * PAGE_BYTES;
+		snap->anon_bytes += (pz[i].inactive_anon + pz[i].active_anon) * PAGE_BYTES;
+	}
+	return 0;
+}
+
+static int acquire_v1(struct scope *s, char *scratch, struct scope_snapshot *snap,
+		      const struct proc_vmstat *gate)
+{
+	struct memcg_v1_stat st;
+	struct memcg_v1_oom_control oc;
+	uint64_t gate_refaulted = 0;
+	ssize_t n;
+	int r;
+
+	r = scope_read_u64(s, SF_2, "/memory.failcnt", &snap->stall_events);
+	if (r < 0)
+		return r;
+	n = scope_read(s, SF_4, "/memory.oom_control", scratch, SCOPE_SCRATCH_SIZE);
+	if (n < 0)
+		return (int)n;
+	r = parse_memcg_v1_oom_control_buf(scratch, &oc);
+	if (r < 0)
+		return r;
+	snap->parked = oc.under_oom != 0;
+	snap->oom_kill_disable = oc.oom_kill_disable != 0;
+	snap->kernel_oom_kills = oc.oom_kill;
+	if (gate) {
+		gate_refaulted = gate->workingset_refault_file + gate->workingset_refault_anon;
+		/* Quiet: no failed charge, nobody parked, no refault anywhere on the machine. */
+		if (s->cur.time_usec && s->full_age < SCOPE_FULL_READ_ROUNDS && !snap->parked &&
+		    !s->cur.parked && snap->stall_events == s->cur.stall_events &&
+		    gate_refaulted == s->gate_refaulted) {
+			s->full_age++;
+			return 0;
+		}
+	}
+	s->full_age = 0;
+	s->gate_refaulted = gate_refaulted;
+	r = scope_read_u64(s, SF_0, "/memory.limit_in_bytes", &snap->limit_bytes);
+	if (!r)
+		r = scope_read_u64(s, SF_1, "/memory.usage_in_bytes", &snap->usage_bytes);
+	if (r < 0)
+		return r;
+	n = scope_read(s, SF_3, "/memory.stat", scratch, SCOPE_SCRATCH_SIZE);
+	if (n < 0)
+		return (int)n;
+	r = parse_memcg_v1_stat_buf(scratch, &st);
+	if (r < 0)
+		return r;
+	if (snap->limit_bytes > s->mem_total_bytes)
+		snap->limit_bytes = s->mem_total_bytes;
+	snap->file_bytes = st.inactive_file_bytes + st.active_file_bytes;
+	snap->anon_bytes = st.inactive_anon_bytes + st.active_anon_bytes;
+	snap->refaulted = st.workingset_refault_file + st.workingset_refault_anon;
+	snap->reclaimed = 0;
+	snap->stall_usec = 0;
+	snap->swap_free = false;
+	cgroup_zone(snap, s->reserve_permille, st.dirty_bytes + st.writeback_bytes);
+	return 0;
+}
+
+static int acquire_v2(struct scope *s, char *scratch, struct scope_snapshot *snap)
+{
+	struct memcg_v2_stat st;
+	struct memcg_v2_events ev;
+	struct psi_stats psi;
+	ssize_t n;
+	int r;
+
+	r = scope_read_u64(s, SF_0, "/memory.max", &snap->limit_bytes);
+	if (!r)
+		r = scope_read_u64(s, SF_1, "/memory.current", &snap->usage_bytes);
+	if (r < 0)
+		return r;
+	n = scope_read(s, SF_3, "/memory.stat", scratch, SCOPE_SCRATCH_SIZE);
+	if (n < 0)
+		return (int)n;
+	r = parse_memcg_v2_stat_buf(scratch, &st);
+	if (r < 0)
+		return r;
+	n = scope_read(s, SF_2, "/memory.events", scratch, SCOPE_SCRATCH_SIZE);
+	if (n < 0)
+		return (int)n;
+	r = parse_memcg_v2_events_buf(scratch, &ev);
+	if (r < 0)
+		return r;
+	if (snap->limit_bytes > s->mem_total_bytes)
+		snap->limit_bytes = s->mem_total_bytes;
+	snap->stall_events = ev.max;
+	snap->kernel_oom_kills = ev.oom_kill;
+	snap->reclaimed = st.pgsteal;
+	snap->refaulted = st.workingset_refault_file + st.workingset_refault_anon;
+	snap->file_bytes = st.inactive_file_bytes + st.active_file_bytes;
+	snap->anon_bytes = st.inactive_anon_bytes + st.active_anon_bytes;
+	n = scope_read(s, SF_4, "/memory.pressure", scratch, SCOPE_SCRATCH_SIZE);
+	snap->stall_usec = n < 0 || parse_psi_buf(scratch, &psi) < 0 ? 0 : psi.some.total_usec;
+	snap->parked = false;
+	snap->swap_free = false;
+	cgroup_zone(snap, s->reserve_permille, st.file_dirty_bytes + st.file_writeback_bytes);
+	return 0;
+}
+
+int scope_acquire(struct scope *s, char *scratch, uint64_t now_usec)
+{
+	return scope_acquire_gated(s, scratch, now_usec, NULL);
+}
+
+int scope_acquire_gated(struct scope *s, char *scratch, uint64_t now_usec,
+			const struct proc_vmstat *vm)
+{
+	struct scope_snapshot snap = s->cur; /* what a quiet acquire does not re-read stays */
+	int r;
+
+	snap.time_usec = now_usec;
+	switch (s->kind) {
+	case SCOPE_MACHINE:
+		r = acquire_machine(s, scratch, &snap, vm);
+		break;
+	case SCOPE_CGROUP_V1:
+		r = acquire_v1(s, scratch, &snap, vm);
+		break;
+	default:
+		r = acquire_v2(s, scratch, &snap);
+		break;
+	}
+	if (r < 0)
+		return r;
+	if (s->cur.time_usec) {
+		s->prev = s->cur;
+		s->has_prev = true;
+	}
+	s->cur = snap;
+	scope_push_history(s);
+	return 0;
+}
+
+void scope_push_history(struct scope *s)
+{
+	struct scope_counters *h = &s->hist[s->hist_next];
+
+	h->time_usec = s->cur.time_usec;
+	h->stall_events = s->cur.stall_events;
+	h->stall_usec = s->cur.stall_usec;
+	h->reclaimed = s->cur.reclaimed;
+	h->refaulted = s->cur.refaulted;
+	s->hist_next = (s->hist_next + 1) % SCOPE_WINDOW_ROUNDS;
+	if (s->hist_len < SCOPE_WINDOW_ROUNDS)
+		s->hist_len++;
+}
+
+int scope_usage_bytes(const struct scope *s, char *scratch, size_t size, uint64_t *ret_bytes)
+{
+	struct proc_meminfo mi;
+	int r;
+
+	switch (s->kind) {
+	case SCOPE_MACHINE:
+		r = read_meminfo(s->root, scratch, size, &mi);
+		if (r < 0)
+			return r;
+		*ret_bytes = (mi.mem_total_kib - mi.mem_available_kib) * 1024;
+		return 0;
+	case SCOPE_CGROUP_V1:
+		return read_cgroup_u64(s->dir, "memory.usage_in_bytes", ret_bytes);
+	default:
+		return read_cgroup_u64(s->dir, "memory.current", ret_bytes);
+	}
+}
+
+static uint64_t delta(uint64_t cur, uint64_t prev)
+{
+	return cur >= prev ? cur - prev : 0; /* a counter that went back: the cgroup was recreated */
+}
+
+void scope_build_request(const struct scope *s, struct alloc_request *ret_req)
+{
+	ret_req->gfp_mask = GFP_HIGHUSER_MOVABLE;
+	ret_req->order = 0;
+	ret_req->alloc_flags = ALLOC_WMARK_MIN | ALLOC_CPUSET;
+	ret_req->high_zoneidx = s->cur.nr_zones ? (int)s->cur.zones[0].idx : ZONE_NORMAL;
+	ret_req->zones = s->cur.zones;
+	ret_req->nr_zones = s->cur.nr_zones;
+}
+
+void scope_decide(struct scope *s, const struct config *c)
+{
+	struct progress_params params = {c->stall_bound_permille, c->refault_min_pages};
+	struct round_sample *smp = &s->sample;
+	struct alloc_request req;
+	const struct scope_counters *old;
+
+	s->oom = false;
+	s->decided = false;
+	if (s->hist_len < 2)
+		return;
+	old = &s->hist[s->hist_len < SCOPE_WINDOW_ROUNDS ? 0 : s->hist_next];
+	memset(smp, 0, sizeof(*smp));
+	smp->interval_usec = delta(s->cur.time_usec, old->time_usec);
+	smp->stall_events = delta(s->cur.stall_events, old->stall_events);
+	smp->stall_usec = delta(s->cur.stall_usec, old->stall_usec);
+	smp->has_stall_usec = s->kind != SCOPE_CGROUP_V1;
+	smp->reclaimed_pages = delta(s->cur.reclaimed, old->reclaimed);
+	smp->has_reclaimed = s->kind != SCOPE_CGROUP_V1;
+	smp->refaulted_pages = delta(s->cur.refaulted, old->refaulted);
+	smp->file_pages = s->cur.file_bytes / PAGE_BYTES;
+	smp->parked = s->cur.parked;
+	progress_round(smp, &params, &s->round);
+	s->decided = true;
+	if (!s->round.is_round) {
+		if (++s->quiet_rounds >= SCOPE_QUIET_ROUNDS_RESET) {
+			s->retry.no_progress_loops = 0;
+			s->retry.pages_reclaimed = 0;
+		}
+		memset(&s->decision, 0, sizeof(s->decision));
+		s->decision.verdict = RETRY_RECLAIM;
+		s->decision.no_progress_loops = s->retry.no_progress_loops;
+		s->decision.reason = "not a round";
+		return;
+	}
+	s->quiet_rounds = 0;
+	scope_build_request(s, &req);
+	reclaim_retry_decide(RETRY_RULE_REWORK, &req,
+			     s->round.progress ? (unsigned long)s->round.net_reclaimed : 0, &s->retry,
+			     &s->decision);
+	s->oom = s->decision.verdict == RETRY_OOM;
+}
+
+bool scope_resolved(const struct scope *s)
+{
+	if (s->cur.parked)
+		return false;
+	for (size_t i = 0; i < s->cur.nr_zones; i++) {
+		const struct zone_snapshot *z = &s->cur.zones[i];
+
+		if (z->free_pages > z->watermark[WMARK_HIGH])
+			return true;
+	}
+	return false;
+}
+
+void scope_oom_progress(struct scope *s)
+{
+	retry_state_oom_progress(&s->retry);
+	s->hist_len = 0;
+	s->hist_next = 0;
+	scope_push_history(s);
+}

@@ -1,0 +1,149 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* A scope oomguard watches: the machine, or one memory cgroup (v1 or v2). Acquire reads a full
+ * snapshot into preallocated structs; decide turns two snapshots into the retry rule's verdict. */
+#ifndef OOMGUARD_DAEMON_SCOPE_H
+#define OOMGUARD_DAEMON_SCOPE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "daemon/config.h"
+#include "linux/cgroupfs.h"
+#include "linux/procfs.h"
+#include "policy/progress.h"
+#include "policy/retry.h"
+
+enum scope_kind { SCOPE_MACHINE, SCOPE_CGROUP_V1, SCOPE_CGROUP_V2 };
+
+/* Scratch for reading one /proc or cgroupfs file; zoneinfo is the largest (5 KiB here). */
+#define SCOPE_SCRATCH_SIZE 65536
+
+/* A round without a stalled allocation for this many rounds in a row ends the "allocation":
+ * the no-progress count starts again from zero (the kernel's counter lives per allocation). */
+#define SCOPE_QUIET_ROUNDS_RESET 10
+
+/*
+ * Deltas are taken over a trailing window of this many rounds (1 s at the default interval):
+ * refaults and failed charges come in bursts (readahead, blkio throttling) that a single
+ * 100 ms interval splits into busy and quiet slices. The rule still runs every round.
+ */
+#define SCOPE_WINDOW_ROUNDS 10
+
+/*
+ * Files a scope keeps open and re-reads with pread (open and close cost more than the read
+ * of a small cgroupfs file). Machine: zoneinfo, buddyinfo, vmstat, meminfo, PSI. Cgroup:
+ * limit, usage, failcnt (v1) or events (v2), stat, oom_control (v1) or pressure (v2).
+ */
+enum scope_file { SF_0, SF_1, SF_2, SF_3, SF_4, NR_SCOPE_FILES };
+
+/* A quiet scope re-reads its expensive files (zoneinfo; memory.stat) at least this often. */
+#define SCOPE_FULL_READ_ROUNDS 10
+
+/* The cumulative counters of one snapshot, kept for the window. */
+struct scope_counters {
+	uint64_t time_usec, stall_events, stall_usec, reclaimed, refaulted;
+};
+
+/*
+ * struct scope_snapshot - what one acquire read.
+ * @time_usec:     CLOCK_MONOTONIC when read
+ * @stall_events, @stall_usec, @reclaimed, @refaulted:  cumulative counters (see round_sample)
+ * @zones:         the zonelist, preferred (highest) zone first
+ * @limit_bytes, @usage_bytes:  cgroup limit and usage; machine: MemTotal and MemTotal - MemAvailable
+ * @file_bytes, @anon_bytes:    LRU contents
+ * @parked:        v1 under_oom
+ * @oom_kill_disable:  v1 memory.oom_control
+ * @kernel_oom_kills:  oom_kill counter (vmstat, v1 oom_control, v2 events)
+ */
+struct scope_snapshot {
+	uint64_t time_usec;
+	uint64_t stall_events, stall_usec, reclaimed, refaulted;
+	struct zone_snapshot zones[MAX_NR_ZONES];
+	size_t nr_zones;
+	uint64_t limit_bytes, usage_bytes, file_bytes, anon_bytes;
+	bool parked, oom_kill_disable, swap_free;
+	uint64_t kernel_oom_kills;
+};
+
+/*
+ * struct scope - one watched scope and the retry rule's state for it.
+ * @dir:          the cgroup's directory (with the root prefix); "" for the machine
+ * @name:         what the log calls it ("machine" or the cgroup path)
+ * @oom_efd:      v1 OOM notification eventfd, or -1
+ */
+struct scope {
+	enum scope_kind kind;
+	char dir[CONFIG_PATH_MAX];
+	char name[CONFIG_PATH_MAX];
+	const char *root;
+	int oom_efd;
+	int fds[NR_SCOPE_FILES];
+	unsigned int full_age;     /* acquires since the expensive files were last read */
+	uint64_t gate_refaulted;   /* the machine's refault counter at that read */
+	uint64_t mem_total_bytes;
+	unsigned int reserve_permille;
+	struct scope_snapshot prev, cur;
+	bool has_prev;
+	struct scope_counters hist[SCOPE_WINDOW_ROUNDS];
+	unsigned int hist_len, hist_next;
+	struct retry_state retry;
+	unsigned int quiet_rounds;
+	struct round_sample sample;
+	struct round_result round;
+	struct retry_decision decision;
+	bool decided;
+	bool oom;
+	bool restore_oom_kill_disable; /* we set oom_kill_disable=1; put 0 back at exit */
+};
+
+/* The machine scope. Return: 0 or -errno. */
+int scope_init_machine(struct scope *s, const char *root, char *scratch);
+
+/*
+ * scope_init_cgroup() - a memory cgroup given by its path. v1 or v2 is read from the mount
+ * table; a path outside both memory hierarchies, or without the memory files, is -ENOTDIR
+ * with a reason in @err.
+ */
+int scope_init_cgroup(struct scope *s, const char *root, const char *path,
+		      const struct cgroup_mounts *mounts, char *scratch, char *err, size_t errsize);
+
+/* scope_register_oom_event() - v1: an eventfd signalled on OOM (cgroup.event_control). */
+int scope_register_oom_event(struct scope *s);
+
+void scope_close(struct scope *s);
+
+/* scope_acquire() - read the whole scope now into s->cur (s->prev keeps the last one). */
+int scope_acquire(struct scope *s, char *scratch, uint64_t now_usec);
+
+/*
+ * scope_acquire_gated() - as scope_acquire(), but skip the expensive files while the scope is
+ * quiet. @vm: /proc/vmstat read once this round for every scope (the machine scope uses it
+ * as its own; a cgroup re-reads memory.stat only when the machine's refault counter moved,
+ * its failcnt moved, tasks are parked, or SCOPE_FULL_READ_ROUNDS passed). NULL: read all.
+ */
+int scope_acquire_gated(struct scope *s, char *scratch, uint64_t now_usec,
+			const struct proc_vmstat *vm);
+
+/* scope_usage_bytes() - the usage figure alone (reaper's before/after). */
+int scope_usage_bytes(const struct scope *s, char *scratch, size_t size, uint64_t *ret_bytes);
+
+/* scope_push_history() - remember s->cur's counters for the window (scope_acquire does it). */
+void scope_push_history(struct scope *s);
+
+/*
+ * scope_decide() - judge the window that ends at cur (up to SCOPE_WINDOW_ROUNDS back), then run the seed's rule when it
+ * was a round. Sets s->oom when the rule says OOM. Pure: reads only @s and @c.
+ */
+void scope_decide(struct scope *s, const struct config *c);
+
+/* scope_build_request() - the order-0 user allocation the rule is asked about. */
+void scope_build_request(const struct scope *s, struct alloc_request *ret_req);
+
+/* scope_resolved() - re-check before a kill: some zone is back above its high watermark. */
+bool scope_resolved(const struct scope *s);
+
+/* scope_oom_progress() - a kill freed memory: the no-progress count and the window start
+ * again (refaults from before the kill say nothing of the memory after it). */
+void scope_oom_progress(struct scope *s);
+
+#endif

@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* cgroupfs parsers (pure, on buffers) and readers (root-relative): the mount table, and the
+ * memory controller's files of cgroup v1 and v2. */
+#ifndef OOMGUARD_LINUX_CGROUPFS_H
+#define OOMGUARD_LINUX_CGROUPFS_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Where the memory controller lives: the v1 "memory" hierarchy and the v2 unified one. */
+struct cgroup_mounts {
+	char v1_memory[PATH_MAX]; /* "" when not mounted */
+	char v2[PATH_MAX];        /* "" when not mounted */
+};
+
+/* v1 memory.stat (hierarchical total_* values when present), in pages or bytes as named. */
+struct memcg_v1_stat {
+	uint64_t cache_bytes, rss_bytes, shmem_bytes;
+	uint64_t inactive_file_bytes, active_file_bytes, inactive_anon_bytes, active_anon_bytes;
+	uint64_t workingset_refault_file, workingset_refault_anon; /* pages */
+	uint64_t pgpgin, pgpgout, pgmajfault;                      /* events */
+	uint64_t dirty_bytes, writeback_bytes;
+};
+
+/* v1 memory.oom_control. */
+struct memcg_v1_oom_control {
+	uint64_t oom_kill_disable, under_oom, oom_kill;
+};
+
+/* v2 memory.stat, the fields oomguard uses. */
+struct memcg_v2_stat {
+	uint64_t anon_bytes, file_bytes;
+	uint64_t inactive_file_bytes, active_file_bytes, inactive_anon_bytes, active_anon_bytes;
+	uint64_t file_dirty_bytes, file_writeback_bytes;
+	uint64_t pgscan, pgsteal, pgmajfault;
+	uint64_t workingset_refault_file, workingset_refault_anon;
+};
+
+/* v2 memory.events (hierarchical). */
+struct memcg_v2_events {
+	uint64_t low, high, max, oom, oom_kill, oom_group_kill;
+};
+
+/*
+ * parse_mountinfo_buf() - the v1 memory and the v2 mount points in /proc/self/mountinfo.
+ * Octal escapes (\040) in mount points are decoded.
+ * Return: 0 (either may be ""), -EINVAL on a malformed line.
+ */
+int parse_mountinfo_buf(const char *buf, struct cgroup_mounts *ret_mounts);
+
+/* memory.stat of v1; the total_* (hierarchical) counters win over the local ones. */
+int parse_memcg_v1_stat_buf(const char *buf, struct memcg_v1_stat *ret_stat);
+int parse_memcg_v1_oom_control_buf(const char *buf, struct memcg_v1_oom_control *ret_oom);
+int parse_memcg_v2_stat_buf(const char *buf, struct memcg_v2_stat *ret_stat);
+int parse_memcg_v2_events_buf(const char *buf, struct memcg_v2_events *ret_events);
+
+/* A single number file; "max" (v2) reads as UINT64_MAX. Return: 0 or -EINVAL. */
+int parse_u64_file_buf(const char *buf, uint64_t *ret_value);
+
+/* Readers: @dir is the cgroup's directory (absolute, may carry a fixture root prefix). */
+int read_mountinfo(const char *root, char *buf, size_t size, struct cgroup_mounts *ret_mounts);
+int read_cgroup_u64(const char *dir, const char *file, uint64_t *ret_value);
+int read_memcg_v1_stat(const char *dir, char *buf, size_t size, struct memcg_v1_stat *ret_stat);
+int read_memcg_v1_oom_control(const char *dir, struct memcg_v1_oom_control *ret_oom);
+int read_memcg_v2_stat(const char *dir, char *buf, size_t size, struct memcg_v2_stat *ret_stat);
+int read_memcg_v2_events(const char *dir, struct memcg_v2_events *ret_events);
+
+#endif

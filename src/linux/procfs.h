@@ -1,0 +1,127 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* /proc parsers (pure, on buffers) and thin readers that take a root directory, so that tests
+ * can point them at a fixture tree: zoneinfo, buddyinfo, vmstat, meminfo, pressure/memory and
+ * the per-process stat, status, oom_score_adj and cgroup files. */
+#ifndef OOMGUARD_LINUX_PROCFS_H
+#define OOMGUARD_LINUX_PROCFS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "policy/zone.h"
+
+#define PROC_MAX_ZONES 16
+#define PROC_MAX_PROTECTION 8
+
+/*
+ * struct proc_zone - one populated zone of /proc/zoneinfo (+ buddyinfo), in pages.
+ * @node, @name:      "Node 0, zone Normal"
+ * @type:             the zone type the policy knows, or -1 (Movable, Device)
+ * @protection:       lowmem_reserve per zone type ("protection: (0, 2920, ...)")
+ * @reclaim_*:        LRU sizes (nr_zone_* in 4.8+; nr_* at zone level before)
+ * @write_pending:    nr_zone_write_pending (4.8+), else nr_dirty + nr_writeback
+ * @nr_free:          free blocks per order from buddyinfo (@has_buddy set when found)
+ */
+struct proc_zone {
+	int node;
+	char name[16];
+	int type;
+	uint64_t free_pages, min_pages, low_pages, high_pages, managed_pages, present_pages;
+	uint64_t protection[PROC_MAX_PROTECTION];
+	unsigned int nr_protection;
+	uint64_t free_cma_pages;
+	uint64_t inactive_file, active_file, inactive_anon, active_anon;
+	uint64_t write_pending;
+	uint64_t nr_free[MAX_ORDER];
+	bool has_buddy;
+};
+
+/* struct proc_vmstat - cumulative counters of /proc/vmstat; prefixed keys are summed. */
+struct proc_vmstat {
+	uint64_t pgscan;
+	uint64_t pgsteal;
+	uint64_t allocstall;
+	uint64_t workingset_refault_file; /* also the single pre-5.9 workingset_refault */
+	uint64_t workingset_refault_anon;
+	uint64_t workingset_activate_file;
+	uint64_t workingset_restore_file;
+	uint64_t pgmajfault;
+	uint64_t oom_kill;
+};
+
+/* struct proc_meminfo - the /proc/meminfo lines oomguard uses, in KiB. */
+struct proc_meminfo {
+	uint64_t mem_total_kib;
+	uint64_t mem_free_kib;
+	uint64_t mem_available_kib;
+	uint64_t swap_total_kib;
+	uint64_t swap_free_kib;
+};
+
+/* One line of a PSI file: averages in hundredths of a percent, total in microseconds. */
+struct psi_line {
+	uint64_t avg10, avg60, avg300;
+	uint64_t total_usec;
+};
+
+struct psi_stats {
+	struct psi_line some, full;
+	bool has_full;
+};
+
+#define PF_KTHREAD_FLAG 0x00200000u
+
+/* struct pid_stat - /proc/PID/stat: the fields a kill decision needs. */
+struct pid_stat {
+	int pid;
+	char comm[16];
+	char state;
+	int ppid;
+	unsigned int flags;
+	unsigned long long start_time; /* clock ticks since boot */
+	uint64_t rss_pages;
+};
+
+/* struct pid_status - /proc/PID/status memory lines, in KiB (0 when absent: kernel threads). */
+struct pid_status {
+	uint64_t rss_kib;
+	uint64_t swap_kib;
+	uint64_t pte_kib;
+	bool has_vm;  /* VmRSS present: the task has an mm */
+	int kthread; /* "Kthread:" line (6.x): 0/1, -1 when absent */
+};
+
+int parse_zoneinfo_buf(const char *buf, struct proc_zone *zones, size_t max_zones,
+		       size_t *ret_nr_zones);
+/* Fills nr_free[] of the matching zones; zones missing from @buf keep has_buddy false. */
+int parse_buddyinfo_buf(const char *buf, struct proc_zone *zones, size_t nr_zones);
+int parse_vmstat_buf(const char *buf, struct proc_vmstat *ret_vmstat);
+int parse_meminfo_buf(const char *buf, struct proc_meminfo *ret_meminfo);
+int parse_psi_buf(const char *buf, struct psi_stats *ret_psi);
+int parse_pid_stat_buf(const char *buf, struct pid_stat *ret_stat);
+int parse_pid_status_buf(const char *buf, struct pid_status *ret_status);
+int parse_oom_score_adj_buf(const char *buf, int *ret_adj);
+/*
+ * parse_pid_cgroup_buf() - the cgroup path of a process for a v1 @controller ("memory"), or
+ * the v2 path ("0::/path") when @controller is NULL.
+ * Return: 0, -ENOENT if the hierarchy is not listed, -ENAMETOOLONG, -EINVAL on malformed input.
+ */
+int parse_pid_cgroup_buf(const char *buf, const char *controller, char *ret_path, size_t size);
+
+/* Readers: read @root + the /proc path into @buf (scratch of @size bytes) and parse it. */
+int read_zoneinfo(const char *root, char *buf, size_t size, struct proc_zone *zones,
+		  size_t max_zones, size_t *ret_nr_zones);
+int read_vmstat(const char *root, char *buf, size_t size, struct proc_vmstat *ret_vmstat);
+int read_meminfo(const char *root, char *buf, size_t size, struct proc_meminfo *ret_meminfo);
+int read_psi(const char *root, const char *path, char *buf, size_t size,
+	     struct psi_stats *ret_psi);
+int read_pid_stat(const char *root, pid_t pid, char *buf, size_t size, struct pid_stat *ret_stat);
+int read_pid_status(const char *root, pid_t pid, char *buf, size_t size,
+		    struct pid_status *ret_status);
+int read_pid_oom_score_adj(const char *root, pid_t pid, int *ret_adj);
+int read_pid_cgroup(const char *root, pid_t pid, const char *controller, char *buf, size_t size,
+		    char *ret_path, size_t path_size);
+
+#endif

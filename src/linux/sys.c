@@ -1,0 +1,222 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* The real syscall table and the file helpers built on it. Each wrapper turns the libc
+ * convention (-1 and errno) into -errno so that fake tables need not touch errno. */
+#include "linux/sys.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#ifndef SYS_pidfd_open
+#define SYS_pidfd_open 434
+#endif
+#ifndef SYS_pidfd_send_signal
+#define SYS_pidfd_send_signal 424
+#endif
+#ifndef SYS_process_mrelease
+#define SYS_process_mrelease 448
+#endif
+
+static int real_openat(int dirfd, const char *path, int flags, mode_t mode)
+{
+	int fd = openat(dirfd, path, flags | O_CLOEXEC, mode);
+
+	return fd < 0 ? -errno : fd;
+}
+
+static ssize_t real_read(int fd, void *buf, size_t len)
+{
+	ssize_t n = read(fd, buf, len);
+
+	return n < 0 ? -errno : n;
+}
+
+static ssize_t real_pread(int fd, void *buf, size_t len, off_t off)
+{
+	ssize_t n = pread(fd, buf, len, off);
+
+	return n < 0 ? -errno : n;
+}
+
+static ssize_t real_write(int fd, const void *buf, size_t len)
+{
+	ssize_t n = write(fd, buf, len);
+
+	return n < 0 ? -errno : n;
+}
+
+static int real_close(int fd)
+{
+	return close(fd) < 0 ? -errno : 0;
+}
+
+static long real_getdents64(int fd, void *buf, size_t len)
+{
+	long n = syscall(SYS_getdents64, fd, buf, len);
+
+	return n < 0 ? -errno : n;
+}
+
+static int real_pidfd_open(pid_t pid, unsigned int flags)
+{
+	long fd = syscall(SYS_pidfd_open, pid, flags);
+
+	return fd < 0 ? -errno : (int)fd;
+}
+
+static int real_pidfd_send_signal(int pidfd, int sig, siginfo_t *info, unsigned int flags)
+{
+	return syscall(SYS_pidfd_send_signal, pidfd, sig, info, flags) < 0 ? -errno : 0;
+}
+
+static int real_process_mrelease(int pidfd, unsigned int flags)
+{
+	return syscall(SYS_process_mrelease, pidfd, flags) < 0 ? -errno : 0;
+}
+
+static int real_poll(struct pollfd *fds, nfds_t nfds, int timeout_msec)
+{
+	int n = poll(fds, nfds, timeout_msec);
+
+	return n < 0 ? -errno : n;
+}
+
+static int real_eventfd(unsigned int initval, int flags)
+{
+	int fd = eventfd(initval, flags | EFD_CLOEXEC);
+
+	return fd < 0 ? -errno : fd;
+}
+
+static int real_dup(int fd)
+{
+	int nfd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+
+	return nfd < 0 ? -errno : nfd;
+}
+
+const struct sys_ops sys_ops_real = {
+	.openat = real_openat,
+	.read = real_read,
+	.pread = real_pread,
+	.write = real_write,
+	.close = real_close,
+	.getdents64 = real_getdents64,
+	.pidfd_open = real_pidfd_open,
+	.pidfd_send_signal = real_pidfd_send_signal,
+	.process_mrelease = real_process_mrelease,
+	.poll = real_poll,
+	.eventfd = real_eventfd,
+	.dup = real_dup,
+};
+
+const struct sys_ops *sys = &sys_ops_real;
+
+int sys_open_path(const char *root, const char *path, int flags)
+{
+	char full[PATH_MAX];
+	int n, fd = -EINTR;
+
+	n = snprintf(full, sizeof(full), "%s%s", root ? root : "", path);
+	if (n < 0 || (size_t)n >= sizeof(full))
+		return -ENAMETOOLONG;
+	for (int i = 0; i < SYS_EINTR_RETRIES && fd == -EINTR; i++)
+		fd = sys->openat(AT_FDCWD, full, flags, 0);
+	return fd;
+}
+
+ssize_t sys_read_file(const char *root, const char *path, char *buf, size_t size)
+{
+	size_t len = 0;
+	ssize_t ret = 0;
+	int fd, eintr = 0;
+
+	if (size < 2)
+		return -EINVAL;
+	fd = sys_open_path(root, path, O_RDONLY);
+	if (fd < 0)
+		return fd;
+	for (;;) {
+		ssize_t n = sys->read(fd, buf + len, size - 1 - len);
+
+		if (n == -EINTR && ++eintr < SYS_EINTR_RETRIES)
+			continue;
+		if (n < 0) {
+			ret = n;
+			goto out;
+		}
+		if (n == 0)
+			break;
+		len += (size_t)n;
+		if (len == size - 1) {
+			char probe;
+
+			n = sys->read(fd, &probe, 1);
+			ret = n == 0 ? 0 : -E2BIG;
+			if (ret)
+				goto out;
+			break;
+		}
+	}
+	ret = (ssize_t)len;
+out:
+	buf[ret < 0 ? 0 : len] = '\0';
+	sys->close(fd);
+	return ret;
+}
+
+ssize_t sys_pread_file(int fd, char *buf, size_t size)
+{
+	size_t len = 0;
+	int eintr = 0;
+
+	if (size < 2)
+		return -EINVAL;
+	buf[0] = '\0';
+	for (;;) {
+		ssize_t n = sys->pread(fd, buf + len, size - 1 - len, (off_t)len);
+
+		if (n == -EINTR && ++eintr < SYS_EINTR_RETRIES)
+			continue;
+		if (n < 0) {
+			buf[0] = '\0';
+			return n;
+		}
+		if (n == 0)
+			break;
+		len += (size_t)n;
+		if (len == size - 1) {
+			char probe;
+
+			if (sys->pread(fd, &probe, 1, (off_t)len) != 0) {
+				buf[0] = '\0';
+				return -E2BIG;
+			}
+			break;
+		}
+	}
+	buf[len] = '\0';
+	return (ssize_t)len;
+}
+
+int sys_write_file(const char *root, const char *path, const char *str)
+{
+	size_t len = strlen(str);
+	ssize_t n = -EINTR;
+	int fd;
+
+	fd = sys_open_path(root, path, O_WRONLY);
+	if (fd < 0)
+		return fd;
+	for (int i = 0; i < SYS_EINTR_RETRIES && n == -EINTR; i++)
+		n = sys->write(fd, str, len);
+	sys->close(fd);
+	if (n < 0)
+		return (int)n;
+	return (size_t)n == len ? 0 : -EIO;
+}

@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* The one table through which oomguard reaches the kernel: every syscall, every /proc and
+ * cgroupfs read. Tests swap the table to inject EINTR, ENOMEM, ESRCH, EAGAIN or ENOSYS. */
+#ifndef OOMGUARD_LINUX_SYS_H
+#define OOMGUARD_LINUX_SYS_H
+
+#include <poll.h>
+#include <signal.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+/*
+ * struct sys_ops - the kernel as oomguard sees it. Every entry returns -errno on failure and a
+ * non-negative value on success (never sets errno for the caller to read).
+ */
+struct sys_ops {
+	int (*openat)(int dirfd, const char *path, int flags, mode_t mode);
+	ssize_t (*read)(int fd, void *buf, size_t len);
+	ssize_t (*pread)(int fd, void *buf, size_t len, off_t off);
+	ssize_t (*write)(int fd, const void *buf, size_t len);
+	int (*close)(int fd);
+	long (*getdents64)(int fd, void *buf, size_t len);
+	int (*pidfd_open)(pid_t pid, unsigned int flags);
+	int (*pidfd_send_signal)(int pidfd, int sig, siginfo_t *info, unsigned int flags);
+	int (*process_mrelease)(int pidfd, unsigned int flags);
+	int (*poll)(struct pollfd *fds, nfds_t nfds, int timeout_msec);
+	int (*eventfd)(unsigned int initval, int flags);
+	int (*dup)(int fd);
+};
+
+/* The table in use. Points at sys_ops_real unless a test swapped it. */
+extern const struct sys_ops *sys;
+extern const struct sys_ops sys_ops_real;
+
+/* Reads of /proc and cgroupfs retry EINTR this many times before giving up (bounded). */
+#define SYS_EINTR_RETRIES 8
+
+/*
+ * sys_read_file() - read all of @root/@path into @buf (NUL-terminated) through the table.
+ * @root:  directory prefix ("" or NULL for none); lets tests point at a fixture tree
+ * Return: bytes read, -E2BIG if the file does not fit in @size - 1, or -errno.
+ */
+ssize_t sys_read_file(const char *root, const char *path, char *buf, size_t size);
+
+/*
+ * sys_pread_file() - read all of the open file @fd from offset 0 into @buf (NUL-terminated):
+ * the way to re-read a /proc or cgroupfs file kept open, without open() and close().
+ * Return: bytes read, -E2BIG if it does not fit in @size - 1, or -errno.
+ */
+ssize_t sys_pread_file(int fd, char *buf, size_t size);
+
+/*
+ * sys_write_file() - write @str to @root/@path in one write() (cgroupfs control files).
+ * Return: 0 or -errno.
+ */
+int sys_write_file(const char *root, const char *path, const char *str);
+
+/* sys_open_path() - open @root/@path with @flags. Return: fd or -errno. */
+int sys_open_path(const char *root, const char *path, int flags);
+
+#endif

@@ -1,0 +1,250 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* The page allocator: the fast path at the low watermark, then __alloc_pages_slowpath() in the
+ * order of kernel-spec.md section 1, one reclaim round per model event. The retry decision is the
+ * policy's reclaim_retry_decide() under the chosen rule: the model has no copy of any rule. */
+#include <stdint.h>
+#include <string.h>
+
+#include "sim/model.h"
+
+/*
+ * get_page_from_freelist() - walk the zonelist from the highest usable zone down and take a
+ * block from the first zone whose watermark (by @alloc_flags) allows it. Returns the pfn or
+ * NO_PFN. The caller gives the page its state.
+ */
+int32_t get_page_from_freelist(struct sim *s, gfp_t gfp, unsigned int order,
+			       unsigned int alloc_flags, int classzone)
+{
+	int top = classzone < s->nr_populated - 1 ? classzone : s->nr_populated - 1;
+	int mt = gfp_migratetype(gfp);
+
+	for (int i = top; i >= 0; i--) {
+		struct sim_zone *z = &s->zones[i];
+		int32_t pfn;
+
+		if (!(alloc_flags & ALLOC_NO_WATERMARKS)) {
+			unsigned long mark = z->snap.watermark[alloc_flags & ALLOC_WMARK_MASK];
+
+			if (!zone_watermark_ok(&z->snap, order, mark, classzone, alloc_flags))
+				continue;
+		}
+		pfn = buddy_alloc(s, z, order, mt);
+		if (pfn != NO_PFN) {
+			s->res->page_events++;
+			return pfn;
+		}
+	}
+	return NO_PFN;
+}
+
+/* The zonelist as the policy sees it: copies of the usable zones, preferred (highest) first. */
+void fill_request(struct sim *s, gfp_t gfp, unsigned int order, unsigned int alloc_flags,
+		  struct zone_snapshot *zones, struct alloc_request *req)
+{
+	int classzone = high_zoneidx(gfp);
+	int top = classzone < s->nr_populated - 1 ? classzone : s->nr_populated - 1;
+	size_t n = 0;
+
+	for (int i = top; i >= 0; i--)
+		zones[n++] = s->zones[i].snap;
+	req->gfp_mask = gfp;
+	req->order = order;
+	req->alloc_flags = alloc_flags;
+	req->high_zoneidx = classzone;
+	req->zones = zones;
+	req->nr_zones = n;
+}
+
+/* Sleeps until the device is no longer congested, or @timeout_usec, if it is congested now
+ * (wait_iff_congested); otherwise only cond_resched(). */
+static uint64_t wait_iff_congested(const struct sim *s, uint64_t timeout_usec)
+{
+	uint64_t t = bdev_uncongested_in(s);
+
+	return t < timeout_usec ? t : timeout_usec;
+}
+
+/* congestion_wait(): sleeps @timeout_usec unless the congestion clears earlier. */
+static uint64_t congestion_wait(const struct sim *s, uint64_t timeout_usec)
+{
+	uint64_t t = bdev_congested(s) ? bdev_uncongested_in(s) : timeout_usec;
+
+	return t < timeout_usec ? t : timeout_usec;
+}
+
+/* The allocation left the slow path (page, failure, or its task was killed): its stall counts. */
+void alloc_end(struct sim *s, struct sim_task *t)
+{
+	struct alloc_state *a = &t->alloc;
+	uint64_t stall = s->now - a->start_usec;
+
+	if (stall > s->res->max_stall_usec) {
+		s->res->max_stall_usec = stall;
+		s->res->stalled_rounds = a->rounds;
+	}
+	a->active = false;
+}
+
+static void compact_zonelist(struct sim *s, unsigned int order, int classzone, uint64_t *cost)
+{
+	int top = classzone < s->nr_populated - 1 ? classzone : s->nr_populated - 1;
+
+	for (int i = top; i >= 0; i--) {
+		unsigned long migrated = 0;
+
+		if (compact_zone_order(s, &s->zones[i], order, &migrated))
+			i = -1; /* a block of the order is free now */
+		*cost += cpu_time(s, migrated * MIGRATE_PAGE_NSEC);
+	}
+}
+
+/*
+ * slowpath_round() - one pass of __alloc_pages_slowpath() from its retry label: kswapd, the
+ * freelist at min, direct compaction (order > 0), direct reclaim, the rule's retry decision, the
+ * OOM killer. Returns ALLOC_OK with *ret_pfn, ALLOC_WAIT with the time until the next pass in
+ * *ret_cost_usec (CPU time plus sleeps), or ALLOC_FAIL.
+ */
+static enum alloc_status slowpath_round(struct sim *s, struct sim_task *t, int32_t *ret_pfn,
+					uint64_t *ret_cost_usec)
+{
+	struct alloc_state *a = &t->alloc;
+	gfp_t gfp = a->gfp;
+	unsigned int order = a->order;
+	int classzone = high_zoneidx(gfp);
+	unsigned int alloc_flags = gfp_to_alloc_flags(gfp);
+	struct zone_snapshot zones[MAX_NR_ZONES];
+	struct alloc_request req;
+	struct retry_decision d;
+	struct reclaim_result rr;
+	uint64_t cost = 0, sleep = 0;
+	unsigned long nr;
+	bool killed = false;
+	int32_t pfn;
+
+	/* 1. Wake kswapd; TIF_MEMDIE may use every reserve. */
+	if (t->killed)
+		alloc_flags |= ALLOC_NO_WATERMARKS;
+	if (gfp & __GFP_KSWAPD_RECLAIM)
+		wakeup_kswapd(s, order, classzone);
+	pfn = get_page_from_freelist(s, gfp, order, alloc_flags, classzone);
+	if (pfn != NO_PFN)
+		goto got_pg;
+
+	/* 2. Atomic requests and the victim itself give up here. */
+	if (!(gfp & __GFP_DIRECT_RECLAIM) || (t->killed && !(gfp & __GFP_NOFAIL)))
+		goto nopage;
+
+	/* 3. Direct compaction, then direct reclaim. */
+	cost = cpu_time(s, RECLAIM_ROUND_USEC * 1000ull);
+	if (order) {
+		compact_zonelist(s, order, classzone, &cost);
+		pfn = get_page_from_freelist(s, gfp, order, alloc_flags, classzone);
+		if (pfn != NO_PFN)
+			goto got_pg;
+	}
+	nr = try_to_free_pages(s, gfp, classzone, &rr);
+	a->rounds++;
+	cost += cpu_time(s, rr.nr_scanned * SCAN_PAGE_NSEC + rr.nr_reclaimed * FREE_PAGE_NSEC);
+	if (rr.met_dirty && bdev_congested(s))
+		sleep += wait_iff_congested(s, RECLAIM_THROTTLE_USEC);
+	pfn = get_page_from_freelist(s, gfp, order, alloc_flags, classzone);
+	if (pfn != NO_PFN)
+		goto got_pg;
+
+	/* 4. */
+	if (gfp & __GFP_NORETRY)
+		goto noretry;
+
+	/* 5-6. The rule decides: retry, or go OOM. */
+	fill_request(s, gfp, order, alloc_flags, zones, &req);
+	reclaim_retry_decide(s->cfg->rule, &req, nr, &a->rs, &d);
+	s->last_no_progress_loops = d.no_progress_loops;
+	if (d.verdict == RETRY_RECLAIM || d.verdict == RETRY_UNRESERVE_HIGHATOMIC) {
+		if (d.wait == RETRY_WAIT_IFF_CONGESTED)
+			sleep += wait_iff_congested(s, WAIT_IFF_CONGESTED_USEC);
+		else if (d.wait == RETRY_WAIT_CONGESTION)
+			sleep += congestion_wait(s, CONGESTION_WAIT_USEC);
+		a->last_oom_wait = false;
+		goto retry;
+	}
+
+	/* 7. __alloc_pages_may_oom(): the high watermark once more, then the killer. */
+	pfn = get_page_from_freelist(s, gfp, order, ALLOC_WMARK_HIGH | ALLOC_CPUSET, classzone);
+	if (pfn != NO_PFN)
+		goto got_pg;
+	if ((gfp & __GFP_NOFAIL) || (order <= PAGE_ALLOC_COSTLY_ORDER && classzone >= ZONE_NORMAL &&
+				     !(gfp & __GFP_THISNODE))) {
+		bool progress;
+
+		if (!(gfp & __GFP_FS)) {
+			progress = true; /* the killer does not compensate for IO-less reclaim */
+		} else {
+			unsigned long waits = s->res->oom_waits;
+
+			if (!s->res->rounds_to_oom)
+				s->res->rounds_to_oom = a->rounds;
+			progress = out_of_memory(s, t, gfp, order, &killed);
+			a->last_oom_wait = s->res->oom_waits != waits;
+		}
+		if (s->stop)
+			goto nopage;
+		/* 8. The killer made progress (or will): reset the counter and retry. */
+		if (progress) {
+			retry_state_oom_progress(&a->rs);
+			if (killed)
+				sleep += JIFFY_USEC; /* schedule_timeout_killable(1) */
+			goto retry;
+		}
+	}
+
+noretry:
+	if (order) {
+		compact_zonelist(s, order, classzone, &cost);
+		pfn = get_page_from_freelist(s, gfp, order, alloc_flags, classzone);
+		if (pfn != NO_PFN)
+			goto got_pg;
+	}
+nopage:
+	s->res->alloc_failures++;
+	alloc_end(s, t);
+	*ret_cost_usec = cost;
+	return ALLOC_FAIL;
+got_pg:
+	alloc_end(s, t);
+	*ret_pfn = pfn;
+	*ret_cost_usec = cost;
+	return ALLOC_OK;
+retry:
+	*ret_cost_usec = cost + sleep;
+	task_set_runnable(s, t, sleep == 0);
+	return ALLOC_WAIT;
+}
+
+/*
+ * alloc_pages_step() - __alloc_pages_nodemask() for @t, resumable: the fast path at the low
+ * watermark; on failure the slow path, one round per call. A task that got ALLOC_WAIT calls again
+ * after *ret_cost_usec with the same request.
+ */
+enum alloc_status alloc_pages_step(struct sim *s, struct sim_task *t, gfp_t gfp, unsigned int order,
+				   int32_t *ret_pfn, uint64_t *ret_cost_usec)
+{
+	struct alloc_state *a = &t->alloc;
+
+	if (!a->active) {
+		int32_t pfn = get_page_from_freelist(s, gfp, order, ALLOC_WMARK_LOW | ALLOC_CPUSET,
+						     high_zoneidx(gfp));
+
+		if (pfn != NO_PFN) {
+			*ret_pfn = pfn;
+			*ret_cost_usec = 0;
+			return ALLOC_OK;
+		}
+		memset(a, 0, sizeof(*a));
+		a->active = true;
+		a->gfp = gfp;
+		a->order = order;
+		a->start_usec = s->now;
+	}
+	task_set_runnable(s, t, true);
+	return slowpath_round(s, t, ret_pfn, ret_cost_usec);
+}

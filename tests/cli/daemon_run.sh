@@ -1,0 +1,74 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# oomguard run and status from the outside: exit codes (0 clean stop on SIGTERM and SIGINT,
+# 2 bad option, bad config, a path that is not a memory cgroup), SIGHUP reloads a good config
+# and keeps the old one on a bad config (saying why), journal prefixes under JOURNAL_STREAM,
+# status readable and --json.
+set -u
+bin=${OOMGUARD_BIN:-./oomguard}
+tmp=$(mktemp -d)
+pid=
+trap '[ -n "$pid" ] && kill -KILL "$pid" 2>/dev/null; rm -rf "$tmp"' EXIT
+fail() {
+	echo "FAIL: $*"
+	[ -f "$tmp/log" ] && cat "$tmp/log"
+	exit 1
+}
+wait_log() { # PATTERN: wait (bounded) for it in the log
+	local i
+	for i in $(seq 50); do
+		grep -q "$1" "$tmp/log" && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+"$bin" run --bogus 2>/dev/null
+[ $? -eq 2 ] || fail "bad option: want exit 2"
+"$bin" run --interval 1 2>/dev/null
+[ $? -eq 2 ] || fail "bad value: want exit 2"
+printf 'interval_msec = 100\nnot_a_key = 1\n' >"$tmp/bad.conf"
+err=$("$bin" run --config "$tmp/bad.conf" 2>&1)
+[ $? -eq 2 ] || fail "bad config: want exit 2"
+grep -q "bad.conf:2: unknown key 'not_a_key'" <<<"$err" || fail "bad config not explained: $err"
+err=$("$bin" status --cgroup /proc 2>&1)
+[ $? -eq 2 ] || fail "not a memory cgroup: want exit 2"
+grep -q "not a memory cgroup" <<<"$err" || fail "not explained: $err"
+"$bin" run --help | grep -q -- '--cgroup PATH' || fail "run --help"
+
+out=$("$bin" status) || fail "status exited $?"
+grep -q '^machine (machine)' <<<"$out" || fail "status: $out"
+grep -q 'next decision: \(retry\|oom\|unknown\)' <<<"$out" || fail "status: no decision: $out"
+"$bin" status --json | grep -q '"scopes": \[' || fail "status --json"
+"$bin" status --json | grep -q '"verdict": "' || fail "status --json: no verdict"
+
+# SIGHUP with a good config, then a bad one; SIGTERM stops with 0.
+printf '[oomguard]\ndry_run = yes\ninterval_msec = 100\n' >"$tmp/ok.conf"
+JOURNAL_STREAM=1:1 "$bin" run --config "$tmp/ok.conf" 2>"$tmp/log" &
+pid=$!
+wait_log 'started:' || fail "no start line"
+grep -q '^<5>started: 1 scopes, interval 100 ms' "$tmp/log" || fail "journal prefix"
+printf '[oomguard]\ndry_run = yes\ninterval_msec = 200\n' >"$tmp/ok.conf"
+kill -HUP "$pid"
+wait_log 'config reloaded: 1 scopes, interval 200 ms, dry run' || fail "reload not applied"
+printf '[oomguard]\ninterval_msec = fast\n' >"$tmp/ok.conf"
+kill -HUP "$pid"
+wait_log "reload failed, keeping the old config: .*ok.conf:2: bad value 'fast'" ||
+	fail "bad reload not explained"
+kill -0 "$pid" || fail "died on a bad reload"
+kill -TERM "$pid"
+wait "$pid"
+rc=$?
+pid=
+[ $rc -eq 0 ] || fail "SIGTERM: exit $rc, want 0"
+grep -q 'stopping: [0-9]* rounds, 0 kills' "$tmp/log" || fail "no stop line"
+
+"$bin" run --dry-run 2>"$tmp/log" &
+pid=$!
+wait_log 'started:' || fail "no start line"
+kill -INT "$pid"
+wait "$pid"
+rc=$?
+pid=
+[ $rc -eq 0 ] || fail "SIGINT: exit $rc, want 0"
+exit 0

@@ -1,0 +1,208 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Races on the real kernel: the chosen victim exits before the kill (pidfd_open or
+ * pidfd_send_signal meets ESRCH, injected through the syscall table), or its pid was reused
+ * (start time differs). In each case nothing is killed, the other task in the scope lives. */
+#include <errno.h>
+#include <fcntl.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "daemon/daemon.h"
+#include "daemon/log.h"
+#include "linux/sys.h"
+
+#define MEMCG_ROOT "/sys/fs/cgroup/memory"
+
+static struct daemon d;
+static char cg[256];
+static pid_t big, small, race_pid;
+static struct sys_ops fake;
+
+/* A child that joins the cgroup, touches @mib MiB, says so, and waits to be killed. */
+static pid_t spawn_eater(size_t mib)
+{
+	int p[2];
+	pid_t pid;
+	char c = 0;
+
+	if (pipe(p) < 0)
+		return -1;
+	pid = fork();
+	if (pid == 0) {
+		char path[300], buf[32];
+		unsigned char *m;
+		int fd;
+
+		snprintf(path, sizeof(path), "%s/cgroup.procs", cg);
+		fd = open(path, O_WRONLY);
+		snprintf(buf, sizeof(buf), "%d", getpid());
+		if (fd < 0 || write(fd, buf, strlen(buf)) < 0)
+			_exit(1);
+		close(fd);
+		m = mmap(NULL, mib << 20, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1,
+			 0);
+		if (m == MAP_FAILED)
+			_exit(1);
+		memset(m, 1, mib << 20);
+		if (write(p[1], "r", 1) < 0)
+			_exit(1);
+		for (;;)
+			pause();
+	}
+	close(p[1]);
+	if (pid < 0 || read(p[0], &c, 1) != 1)
+		pid = -1;
+	close(p[0]);
+	return pid;
+}
+
+static void reap_child(pid_t *pid)
+{
+	if (*pid > 0) {
+		kill(*pid, SIGKILL);
+		waitpid(*pid, NULL, 0);
+	}
+	*pid = 0;
+}
+
+/* The victim exits (and is reaped) just before the call the table makes. */
+static int racing_pidfd_open(pid_t pid, unsigned int flags)
+{
+	if (pid == race_pid)
+		reap_child(&big);
+	return sys_ops_real.pidfd_open(pid, flags);
+}
+
+static int racing_send_signal(int pidfd, int sig, siginfo_t *info, unsigned int flags)
+{
+	reap_child(&big);
+	return sys_ops_real.pidfd_send_signal(pidfd, sig, info, flags);
+}
+
+static int setup(void **state)
+{
+	char err[256];
+	char *argv[] = {"run", "--cgroup", cg, "--reserve-permille", "500", NULL};
+
+	(void)state;
+	memset(&d, 0, sizeof(d));
+	if (daemon_build_config(&d.cfg, 5, argv, err, sizeof(err)) < 0 ||
+	    daemon_setup_scopes(&d, err, sizeof(err)) < 0) {
+		print_message("setup: %s\n", err);
+		return -1;
+	}
+	d.self_pid = getpid();
+	big = spawn_eater(16);
+	small = spawn_eater(4);
+	if (big <= 0 || small <= 0)
+		return -1;
+	fake = sys_ops_real;
+	sys = &fake;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	sys = &sys_ops_real;
+	reap_child(&big);
+	reap_child(&small);
+	config_release(&d.cfg);
+	return 0;
+}
+
+/* The victim the daemon would choose now: the bigger eater. */
+static struct oom_task choose(void)
+{
+	size_t idx = 0;
+	long points;
+
+	assert_int_equal(scope_acquire(&d.scopes[0], d.scratch, now_usec()), 0);
+	assert_int_equal(tasks_acquire(&d.tasks, &d.scopes[0], &d.cfg, &d.victims, d.self_pid,
+				       d.scratch, sizeof(d.scratch)),
+			 0);
+	assert_int_equal(d.tasks.nr, 2);
+	assert_int_equal(select_bad_process(d.tasks.tasks, d.tasks.nr, 8192, &idx, &points),
+			 OOM_SELECT_VICTIM);
+	assert_int_equal(d.tasks.tasks[idx].pid, big);
+	return d.tasks.tasks[idx];
+}
+
+static void assert_small_alive(void)
+{
+	assert_int_equal(waitpid(small, NULL, WNOHANG), 0);
+	assert_int_equal(kill(small, 0), 0);
+	assert_int_equal(d.kills, 0);
+}
+
+static void test_exit_before_pidfd_open(void **state)
+{
+	struct oom_task victim = choose();
+
+	(void)state;
+	race_pid = victim.pid;
+	fake.pidfd_open = racing_pidfd_open;
+	assert_int_equal(daemon_kill(&d, 0, &victim, now_usec()), -ESRCH);
+	assert_small_alive();
+}
+
+static void test_exit_before_signal(void **state)
+{
+	struct oom_task victim = choose();
+
+	(void)state;
+	fake.pidfd_send_signal = racing_send_signal;
+	assert_int_equal(daemon_kill(&d, 0, &victim, now_usec()), -ESRCH);
+	assert_small_alive();
+}
+
+static void test_pid_reused(void **state)
+{
+	struct oom_task victim = choose();
+
+	(void)state;
+	victim.start_time++; /* as if the pid now named a newer process */
+	assert_int_equal(daemon_kill(&d, 0, &victim, now_usec()), -ESRCH);
+	assert_small_alive();
+	assert_int_equal(kill(big, 0), 0); /* the "new" process was not touched either */
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_exit_before_pidfd_open, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_exit_before_signal, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_pid_reused, setup, teardown),
+	};
+	int fd, r;
+
+	if (geteuid() != 0 || access(MEMCG_ROOT "/memory.limit_in_bytes", F_OK) != 0) {
+		printf("SKIP: needs root and the cgroup v1 memory controller\n");
+		return 0;
+	}
+	snprintf(cg, sizeof(cg), MEMCG_ROOT "/oomguard-test-race-%d", getpid());
+	if (mkdir(cg, 0755) < 0)
+		return 1;
+	snprintf(cg + strlen(cg), sizeof(cg) - strlen(cg), "/memory.limit_in_bytes");
+	fd = open(cg, O_WRONLY);
+	if (fd < 0 || write(fd, "33554432", 8) != 8)
+		return 1;
+	close(fd);
+	*strrchr(cg, '/') = '\0';
+	log_max_prio = LOG_PRIO_ERR;
+	r = cmocka_run_group_tests(tests, NULL, NULL);
+	for (int i = 0; i < 50 && rmdir(cg) < 0; i++)
+		usleep(100000);
+	return r;
+}

@@ -1,0 +1,60 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# mem_eater in real memory cgroups: 64 MiB in a 128 MiB group reports its size, its RSS and the
+# group's rss match it, SIGTERM ends it cleanly; 256 MiB in the same group is OOM-killed by the
+# kernel (so it is charged from its first page); stepwise allocation grows over time.
+set -u
+cd "$(dirname "$0")/../.." || exit 1
+CG_TAG=eater . tests/lib/cgroup.sh
+cg_require || exit 77
+tools=${OOMGUARD_TOOLS:-build/tools}
+out=$(mktemp -d /tmp/oomguard-test-eater.XXXXXX)
+trap 'cg_cleanup_all; rm -rf "$out"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+
+# 1. 64 MiB in 128 MiB: ready line, RSS and the group's rss at least the size, under the limit.
+cg_new cg 128M || fail "cg_new"
+cg_spawn "$cg" pid "$tools/mem_eater" 64M >"$out/eater1"
+for _ in $(seq 100); do grep -q '^ready' "$out/eater1" && break; sleep 0.1; done
+line=$(grep '^ready' "$out/eater1") || fail "no ready line: $(cat "$out/eater1")"
+[[ $line =~ size_kib=([0-9]+)\ rss_kib=([0-9]+)\ pid=([0-9]+) ]] || fail "bad line: $line"
+size_kib=${BASH_REMATCH[1]} rss_kib=${BASH_REMATCH[2]} epid=${BASH_REMATCH[3]}
+[ "$size_kib" -eq 65536 ] || fail "size_kib=$size_kib, want 65536"
+[ "$epid" -eq "$pid" ] || fail "pid=$epid, want $pid"
+[ "$rss_kib" -ge 65536 ] && [ "$rss_kib" -le $((65536 + 8192)) ] ||
+	fail "rss_kib=$rss_kib, want 64 MiB (+ at most 8 MiB of program)"
+grep -qx "$pid" <(cg_procs "$cg") || fail "eater $pid is not in $cg"
+cg_rss=$(cg_stat "$cg" rss)
+[ "$cg_rss" -ge $((64 << 20)) ] && [ "$cg_rss" -le $((128 << 20)) ] ||
+	fail "group rss=$cg_rss, want between 64 and 128 MiB"
+kill -TERM "$pid"
+wait "$pid"
+rc=$?
+[ "$rc" -eq 0 ] || fail "mem_eater exited $rc on SIGTERM, want 0"
+cg_destroy "$cg" || fail "cg_destroy"
+
+# 2. 256 MiB in 128 MiB: the group's OOM killer ends it with SIGKILL, the group counts the kill.
+cg_new cg 128M || fail "cg_new"
+cg_spawn "$cg" pid "$tools/mem_eater" -t 30 256M >"$out/eater2"
+wait "$pid"
+rc=$?
+[ "$rc" -eq 137 ] || fail "256M in 128M exited $rc, want 137 (SIGKILL): $(cat "$out/eater2")"
+grep -q '^ready' "$out/eater2" && fail "256M eater said ready inside a 128M group"
+[ "$(awk '$1 == "oom_kill" { print $2 }' "$(cg_path "$cg" memory)/memory.oom_control")" -ge 1 ] ||
+	fail "memory.oom_control oom_kill did not count the kill"
+cg_destroy "$cg" || fail "cg_destroy"
+
+# 3. Steps: 32 MiB in 8 MiB steps 300 ms apart is not done after 300 ms, done within 5 s.
+cg_new cg 128M || fail "cg_new"
+start=$(date +%s%N)
+cg_spawn "$cg" pid "$tools/mem_eater" -s 8M -i 300 -x 32M >"$out/eater3"
+wait "$pid" || fail "stepwise eater failed"
+elapsed_ms=$((($(date +%s%N) - start) / 1000000))
+[ "$elapsed_ms" -ge 850 ] || fail "4 steps 300 ms apart took only $elapsed_ms ms"
+grep -q '^ready size_kib=32768 ' "$out/eater3" || fail "stepwise: $(cat "$out/eater3")"
+
+# 4. Bad arguments are refused.
+"$tools/mem_eater" 2>/dev/null && fail "no size accepted"
+"$tools/mem_eater" 12X 2>/dev/null && fail "12X accepted"
+"$tools/mem_eater" 0 2>/dev/null && fail "0 accepted"
+exit 0

@@ -1,0 +1,67 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# The outcomes the seeds predict, asserted on the model: the churn livelock under base and OOM
+# within 17 rounds under rework; the stuck victim without the reaper, freed with it, and the
+# reaper giving up on a victim holding mmap_sem for write so that the next victim is chosen.
+set -u
+bin=${OOMGUARD_BIN:-./oomguard}
+rc=0
+field() { # json, name -> value (quotes stripped)
+	grep -o "\"$2\":[^,}]*" <<<"$1" | head -n1 | cut -d: -f2 | tr -d '"'
+}
+expect() { # what, got, op, want
+	if ! [ "$2" "$3" "$4" ] 2>/dev/null; then
+		echo "FAIL: $1: got '$2', want $3 $4"
+		rc=1
+	fi
+}
+expect_str() {
+	if [ "$2" != "$3" ]; then
+		echo "FAIL: $1: got '$2', want '$3'"
+		rc=1
+	fi
+}
+sim() { "$bin" sim "$@" --mem-mib 32 --json; }
+
+j=$(sim churn-livelock --policy base)
+expect_str "churn-livelock base outcome" "$(field "$j" outcome)" livelock
+expect "churn-livelock base kills" "$(field "$j" oom_kills)" -eq 0
+expect "churn-livelock base stall reaches the budget (us)" "$(field "$j" max_stall_usec)" -ge 50000000
+expect "churn-livelock base rounds" "$(field "$j" stalled_rounds)" -gt 100
+for rule in rework mainline; do
+	j=$(sim churn-livelock --policy $rule)
+	expect_str "churn-livelock $rule outcome" "$(field "$j" outcome)" completed
+	expect "churn-livelock $rule kills" "$(field "$j" oom_kills)" -eq 1
+	expect "churn-livelock $rule rounds to OOM" "$(field "$j" rounds_to_oom)" -le 17
+	expect "churn-livelock $rule rounds to OOM" "$(field "$j" rounds_to_oom)" -ge 16
+done
+
+for rule in base rework mainline; do
+	j=$(sim stuck-victim --policy $rule --no-reaper)
+	expect_str "stuck-victim $rule no reaper outcome" "$(field "$j" outcome)" stuck
+	expect "stuck-victim $rule no reaper kills" "$(field "$j" oom_kills)" -eq 1
+	expect "stuck-victim $rule no reaper: allocation never done" "$(field "$j" alloc_done_usec)" -eq 0
+	expect "stuck-victim $rule no reaper: victim never exits" "$(field "$j" victim_exit_usec)" -eq 0
+
+	j=$(sim stuck-victim --policy $rule)
+	expect_str "stuck-victim $rule outcome" "$(field "$j" outcome)" completed
+	expect "stuck-victim $rule kills" "$(field "$j" oom_kills)" -eq 1
+	expect "stuck-victim $rule reaped pages" "$(field "$j" reaped_pages)" -gt 0
+	expect "stuck-victim $rule reaped victims" "$(field "$j" reaper_successes)" -eq 1
+	done_at=$(field "$j" alloc_done_usec)
+	exit_at=$(field "$j" victim_exit_usec)
+	expect "stuck-victim $rule allocation done" "$done_at" -gt 0
+	expect "stuck-victim $rule victim exits after the allocation" "$exit_at" -ge "$done_at"
+
+	j=$(sim stuck-victim-mmap --policy $rule)
+	expect_str "stuck-victim-mmap $rule outcome" "$(field "$j" outcome)" completed
+	expect "stuck-victim-mmap $rule reaper gave up" "$(field "$j" reaper_giveups)" -eq 1
+	expect "stuck-victim-mmap $rule reaped nothing" "$(field "$j" reaped_pages)" -eq 0
+	expect "stuck-victim-mmap $rule next victim" "$(field "$j" next_victim_kills)" -eq 1
+	kill_at=$(field "$j" first_kill_usec)
+	done_at=$(field "$j" alloc_done_usec)
+	# 10 tries HZ/10 apart: the next victim cannot come before 0.9 s after the first kill.
+	expect "stuck-victim-mmap $rule gives up after 10 tries" "$((done_at - kill_at))" -ge 900000
+	expect "stuck-victim-mmap $rule first victim exits" "$(field "$j" victim_exit_usec)" -ge "$done_at"
+done
+exit $rc

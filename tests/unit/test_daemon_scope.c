@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Scopes read from fixture trees: the machine (6.18 zoneinfo: the zonelist highest first, the
+ * watermarks, MemTotal), a cgroup v2 group (one zone from memory.max/current, pgsteal, the
+ * group's PSI), v1 (under the v1 mount), and paths that are not memory cgroups. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "daemon/scope.h"
+
+static char scratch[SCOPE_SCRATCH_SIZE];
+
+static void mounts_of(const char *root, struct cgroup_mounts *m)
+{
+	assert_int_equal(read_mountinfo(root, scratch, sizeof(scratch), m), 0);
+}
+
+static void test_machine(void **state)
+{
+	struct scope s;
+
+	(void)state;
+	assert_int_equal(scope_init_machine(&s, "tests/fixtures/k6.18", scratch), 0);
+	assert_int_equal(scope_acquire(&s, scratch, 1000), 0);
+	assert_int_equal(s.cur.nr_zones, 3);
+	assert_int_equal(s.cur.zones[0].idx, ZONE_NORMAL);
+	assert_int_equal(s.cur.zones[2].idx, ZONE_DMA);
+	assert_int_equal(s.cur.zones[0].managed_pages, 950272);
+	assert_int_equal(s.cur.zones[0].free_pages, 95440);
+	assert_int_equal(s.cur.zones[1].lowmem_reserve[ZONE_NORMAL], 3712);
+	assert_int_equal(s.cur.zones[0].nr_free[10], 22);
+	assert_true(s.cur.zones[0].free_list_mask[10] != 0);
+	assert_true(s.cur.zones[0].reclaimable_pages > 0);
+	assert_int_equal(s.cur.limit_bytes, s.mem_total_bytes);
+	assert_true(s.cur.usage_bytes < s.cur.limit_bytes);
+	assert_true(s.cur.stall_usec > 0); /* /proc/pressure/memory some total */
+	assert_int_equal(s.hist_len, 1);
+}
+
+static void test_v2_group(void **state)
+{
+	struct cgroup_mounts m;
+	struct scope s;
+	char err[256] = "";
+	const struct zone_snapshot *z;
+
+	(void)state;
+	mounts_of("tests/fixtures/v2", &m);
+	assert_int_equal(scope_init_cgroup(&s, "tests/fixtures/v2", "/sys/fs/cgroup/app", &m,
+					   scratch, err, sizeof(err)),
+			 0);
+	s.reserve_permille = 10;
+	assert_int_equal(s.kind, SCOPE_CGROUP_V2);
+	assert_int_equal(scope_acquire(&s, scratch, 1000), 0);
+	z = &s.cur.zones[0];
+	assert_int_equal(s.cur.nr_zones, 1);
+	assert_int_equal(z->managed_pages, 65536);
+	assert_int_equal(z->free_pages, (268435456 - 266338304) / 4096);
+	assert_int_equal(z->watermark[WMARK_MIN], 655);
+	assert_int_equal(z->reclaimable_pages, (41943040 + 10485760) / 4096);
+	assert_int_equal(z->write_pending, 3);
+	assert_int_equal(s.cur.reclaimed, 110000);
+	assert_int_equal(s.cur.refaulted, 90000);
+	assert_int_equal(s.cur.stall_events, 5310);
+	assert_int_equal(s.cur.stall_usec, 9876543);
+	assert_false(s.cur.parked);
+
+	assert_int_equal(scope_init_cgroup(&s, "tests/fixtures/v2", "/sys/fs/cgroup/nomem", &m,
+					   scratch, err, sizeof(err)),
+			 -ENOTDIR);
+	assert_non_null(strstr(err, "not a memory cgroup"));
+	assert_int_equal(scope_init_cgroup(&s, "tests/fixtures/v2", "/tmp/x", &m, scratch, err,
+					   sizeof(err)),
+			 -ENOTDIR);
+	assert_non_null(strstr(err, "v1 memory hierarchy: none"));
+}
+
+static void test_v1_group(void **state)
+{
+	struct cgroup_mounts m;
+	struct scope s;
+	char err[256] = "";
+
+	(void)state;
+	mounts_of("tests/fixtures/k6.18", &m);
+	assert_int_equal(scope_init_cgroup(&s, "tests/fixtures/k6.18",
+					   "/sys/fs/cgroup/memory/oomguard-fixture", &m, scratch,
+					   err, sizeof(err)),
+			 0);
+	s.reserve_permille = 10;
+	assert_int_equal(s.kind, SCOPE_CGROUP_V1);
+	assert_int_equal(scope_acquire(&s, scratch, 1000), 0);
+	assert_int_equal(s.cur.limit_bytes, 536870912);
+	assert_int_equal(s.cur.zones[0].free_pages, (536870912 - 530579456) / 4096);
+	assert_int_equal(s.cur.reclaimed, 0); /* v1 has no pgsteal */
+	/* Under the v2 mount of this machine, which has no memory controller: refused. */
+	assert_int_equal(scope_init_cgroup(&s, "tests/fixtures/k6.18", "/sys/fs/cgroup/unified/x",
+					   &m, scratch, err, sizeof(err)),
+			 -ENOTDIR);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_machine),
+		cmocka_unit_test(test_v2_group),
+		cmocka_unit_test(test_v1_group),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: GPL-2.0-only
+// mem_eater: maps SIZE of private anonymous memory, touches every page (at once or in steps),
+// reports "ready", then holds the memory until a signal. A workload for tests and the bench.
+#include <getopt.h>
+#include <inttypes.h>
+#include <sys/mman.h>
+
+#include "tool_util.h"
+
+/* How often a gated eater looks for its gate: short next to any scenario's time scale. */
+#define GATE_POLL_MSEC 5
+
+static void usage(FILE *out)
+{
+	fprintf(
+	    out,
+	    "usage: mem_eater [-s STEP] [-i MSEC] [-r FD] [-t SEC] [-x] [-G PATH] SIZE\n"
+	    "  SIZE      memory to take: 64, 64M, 2G, 512K (a bare number is MiB)\n"
+	    "  -s STEP   take it in steps of STEP, sleeping -i MSEC (default 100) between steps\n"
+	    "  -r FD     write one byte to FD once all memory is touched, then close it\n"
+	    "  -t SEC    hold the memory at most SEC seconds (default: until a signal)\n"
+	    "  -x        exit as soon as the memory is touched\n"
+	    "Prints 'ready size_kib=N rss_kib=N pid=N' once the memory is touched; exits 0 on\n"
+	    "SIGTERM, SIGINT or SIGUSR1.\n");
+}
+
+/**
+ * touch_range() - write to every page of [@base, @base + @len) so that each is a private page
+ * charged to this task's memory cgroup (not the shared zero page).
+ */
+static void touch_range(unsigned char *base, size_t len)
+{
+	for (size_t off = 0; off < len; off += TOOL_PAGE_SIZE)
+		base[off] = (unsigned char)(1 + (off / TOOL_PAGE_SIZE) % 251);
+}
+
+int main(int argc, char **argv)
+{
+	uint64_t size_kib = 0, step_kib = 0;
+	unsigned long interval_msec = 100, hold_sec = 0;
+	int ready_fd = -1, exit_early = 0, opt;
+	const char *gate = NULL;
+	unsigned char *mem;
+	size_t size_bytes, step_bytes, done = 0;
+	uint64_t deadline_usec = 0;
+
+	while ((opt = getopt(argc, argv, "s:i:r:t:xG:h")) != -1) {
+		switch (opt) {
+		case 's':
+			if (tool_parse_size_kib(optarg, &step_kib) < 0) {
+				fprintf(stderr, "mem_eater: bad step '%s'\n", optarg);
+				return 2;
+			}
+			break;
+		case 'i':
+			interval_msec = tool_parse_ulong("mem_eater", "-i", optarg);
+			break;
+		case 'r':
+			ready_fd = (int)tool_parse_ulong("mem_eater", "-r", optarg);
+			break;
+		case 't':
+			hold_sec = tool_parse_ulong("mem_eater", "-t", optarg);
+			break;
+		case 'x':
+			exit_early = 1;
+			break;
+		case 'G':
+			gate = optarg;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (optind != argc - 1 || tool_parse_size_kib(argv[optind], &size_kib) < 0) {
+		usage(stderr);
+		return 2;
+	}
+	if (tool_install_stop_handlers() < 0) {
+		perror("mem_eater: sigaction");
+		return 1;
+	}
+	while (gate && access(gate, F_OK) < 0 && !tool_stop)
+		tool_sleep_msec(GATE_POLL_MSEC);
+	size_bytes = (size_t)size_kib * 1024;
+	step_bytes = step_kib ? (size_t)step_kib * 1024 : size_bytes;
+	mem = mmap(NULL, size_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (mem == MAP_FAILED) {
+		perror("mem_eater: mmap");
+		return 1;
+	}
+	while (done < size_bytes && !tool_stop) {
+		size_t len = size_bytes - done < step_bytes ? size_bytes - done : step_bytes;
+
+		touch_range(mem + done, len);
+		done += len;
+		if (done < size_bytes && interval_msec)
+			tool_sleep_msec((unsigned int)interval_msec);
+	}
+	if (tool_stop)
+		return 0;
+	printf("ready size_kib=%" PRIu64 " rss_kib=%" PRIu64 " pid=%d\n", size_kib, tool_rss_kib(),
+	       (int)getpid());
+	fflush(stdout);
+	if (tool_signal_ready(ready_fd) < 0)
+		perror("mem_eater: ready fd");
+	if (exit_early)
+		return 0;
+	if (hold_sec)
+		deadline_usec = tool_now_usec() + (uint64_t)hold_sec * 1000000ULL;
+	while (!tool_stop) {
+		if (deadline_usec && tool_now_usec() >= deadline_usec)
+			break;
+		tool_sleep_msec(deadline_usec ? 100 : 1000);
+	}
+	return 0;
+}

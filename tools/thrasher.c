@@ -1,0 +1,203 @@
+// SPDX-License-Identifier: GPL-2.0-only
+// thrasher: holds anonymous memory and rereads a file in a loop, printing its read rate at a fixed
+// interval. When anon + file exceed the memory cgroup's limit, the rereads miss the page cache and
+// the rate shows the task crawling.
+#include <fcntl.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <sys/mman.h>
+
+#include "tool_util.h"
+
+#define CHUNK_BYTES (1024UL * 1024UL)
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"usage: thrasher [-a ANON] [-f FILE_SIZE] [-i MSEC] [-d SEC] [-r FD] [-k] PATH\n"
+		"  PATH          the file to reread; written first (FILE_SIZE), removed at exit\n"
+		"  -a ANON       anonymous memory to hold (default 0)\n"
+		"  -f FILE_SIZE  size of the file (default 64M)\n"
+		"  -k            use PATH as it is (do not write it, do not remove it)\n"
+		"  -i MSEC       print progress every MSEC (default 1000)\n"
+		"  -d SEC        stop after SEC seconds (default: until a signal)\n"
+		"  -r FD         write one byte to FD when the loop starts, then close it\n"
+		"Prints 'ready anon_kib=N file_kib=N', then per interval\n"
+		"'progress t_ms=T read_mib_s=R passes=P', and at the end 'done read_mib=M "
+		"passes=P'.\n");
+}
+
+/**
+ * make_file() - write @size_kib of data to @path, fsync it and drop it from the page cache, so
+ * that the first pass reads from the disk like the later ones.
+ * Return: 0 or -errno.
+ */
+static int make_file(const char *path, uint64_t size_kib, unsigned char *chunk)
+{
+	uint64_t done_kib = 0;
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	int err = 0;
+
+	if (fd < 0)
+		return -errno;
+	while (done_kib < size_kib && !tool_stop) {
+		uint64_t len_kib = size_kib - done_kib < CHUNK_BYTES / 1024 ? size_kib - done_kib
+									    : CHUNK_BYTES / 1024;
+		ssize_t n = write(fd, chunk, (size_t)len_kib * 1024);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			err = -errno;
+			break;
+		}
+		done_kib += (uint64_t)n / 1024;
+	}
+	if (!err && fsync(fd) < 0)
+		err = -errno;
+	if (!err)
+		posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+	close(fd);
+	return err;
+}
+
+int main(int argc, char **argv)
+{
+	uint64_t anon_kib = 0, file_kib = 64 * 1024, read_bytes = 0, interval_bytes = 0;
+	unsigned long interval_msec = 1000, duration_sec = 0, passes = 0;
+	int keep = 0, ready_fd = -1, opt, fd, rc = 0;
+	unsigned char *anon = NULL, *chunk;
+	uint64_t start_usec, last_usec, end_usec = 0;
+	size_t anon_bytes, anon_off = 0;
+	const char *path;
+	off_t off = 0;
+
+	while ((opt = getopt(argc, argv, "a:f:i:d:r:kh")) != -1) {
+		switch (opt) {
+		case 'a':
+			if (tool_parse_size_kib(optarg, &anon_kib) < 0) {
+				fprintf(stderr, "thrasher: bad anon size '%s'\n", optarg);
+				return 2;
+			}
+			break;
+		case 'f':
+			if (tool_parse_size_kib(optarg, &file_kib) < 0) {
+				fprintf(stderr, "thrasher: bad file size '%s'\n", optarg);
+				return 2;
+			}
+			break;
+		case 'i':
+			interval_msec = tool_parse_ulong("thrasher", "-i", optarg);
+			break;
+		case 'd':
+			duration_sec = tool_parse_ulong("thrasher", "-d", optarg);
+			break;
+		case 'r':
+			ready_fd = (int)tool_parse_ulong("thrasher", "-r", optarg);
+			break;
+		case 'k':
+			keep = 1;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (optind != argc - 1 || interval_msec == 0) {
+		usage(stderr);
+		return 2;
+	}
+	path = argv[optind];
+	if (tool_install_stop_handlers() < 0) {
+		perror("thrasher: sigaction");
+		return 1;
+	}
+	chunk = malloc(CHUNK_BYTES);
+	if (!chunk) {
+		perror("thrasher: malloc");
+		return 1;
+	}
+	for (size_t i = 0; i < CHUNK_BYTES; i++)
+		chunk[i] = (unsigned char)(i * 13 + 1);
+	anon_bytes = (size_t)anon_kib * 1024;
+	if (anon_bytes) {
+		anon = mmap(NULL, anon_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+			    -1, 0);
+		if (anon == MAP_FAILED) {
+			perror("thrasher: mmap");
+			free(chunk);
+			return 1;
+		}
+		for (size_t o = 0; o < anon_bytes; o += TOOL_PAGE_SIZE)
+			anon[o] = (unsigned char)(o / TOOL_PAGE_SIZE);
+	}
+	if (!keep) {
+		int err = make_file(path, file_kib, chunk);
+
+		if (err < 0) {
+			fprintf(stderr, "thrasher: write %s: %s\n", path, strerror(-err));
+			rc = 1;
+			goto out;
+		}
+	}
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		fprintf(stderr, "thrasher: open %s: %s\n", path, strerror(errno));
+		rc = 1;
+		goto out;
+	}
+	printf("ready anon_kib=%" PRIu64 " file_kib=%" PRIu64 "\n", anon_kib, file_kib);
+	fflush(stdout);
+	tool_signal_ready(ready_fd);
+	start_usec = last_usec = tool_now_usec();
+	if (duration_sec)
+		end_usec = start_usec + (uint64_t)duration_sec * 1000000ULL;
+	while (!tool_stop) {
+		ssize_t n = pread(fd, chunk, CHUNK_BYTES, off);
+		uint64_t now;
+
+		if (n < 0 && errno != EINTR) {
+			fprintf(stderr, "thrasher: read %s: %s\n", path, strerror(errno));
+			rc = 1;
+			break;
+		}
+		if (n == 0) {
+			off = 0;
+			passes++;
+		} else if (n > 0) {
+			off += n;
+			read_bytes += (uint64_t)n;
+			interval_bytes += (uint64_t)n;
+		}
+		/* Keep the anonymous working set in use: one page per chunk read. */
+		if (anon_bytes) {
+			anon[anon_off]++;
+			anon_off = (anon_off + TOOL_PAGE_SIZE) % anon_bytes;
+		}
+		now = tool_now_usec();
+		if (now - last_usec >= interval_msec * 1000ULL) {
+			printf("progress t_ms=%" PRIu64 " read_mib_s=%.2f passes=%lu\n",
+			       (now - start_usec) / 1000,
+			       (double)interval_bytes / (1024.0 * 1024.0) /
+				   ((double)(now - last_usec) / 1e6),
+			       passes);
+			fflush(stdout);
+			last_usec = now;
+			interval_bytes = 0;
+		}
+		if (end_usec && now >= end_usec)
+			break;
+	}
+	close(fd);
+	printf("done read_mib=%" PRIu64 " passes=%lu\n", read_bytes / (1024 * 1024), passes);
+out:
+	if (!keep)
+		unlink(path);
+	if (anon)
+		munmap(anon, anon_bytes);
+	free(chunk);
+	return rc;
+}
