@@ -20,8 +20,8 @@
 #include "daemon/scope.h"
 #include "linux/sys.h"
 
-#define MEMCG "/sys/fs/cgroup/memory"
-#define FREEZER "/sys/fs/cgroup/freezer"
+#define MEMCG        "/sys/fs/cgroup/memory"
+#define FREEZER      "/sys/fs/cgroup/freezer"
 #define VICTIM_BYTES (1ul << 30)
 
 static char mem_dir[128], frz_dir[128];
@@ -179,11 +179,13 @@ int main(int argc, char **argv)
 			released += res == REAP_RELEASED;
 		}
 		qsort(usec, (size_t)runs, sizeof(usec[0]), cmp_u64);
-		printf("%svictim=1GiB %s runs=%d kill_to_freed_ms median=%.1f max=%.1f (target <= 50) "
-		       "freed_min_mib=%llu released_by_mrelease=%d\n",
-		       getenv("BENCH_RAW") ? "bare process_mrelease: " : "", frozen ? "frozen " : "running", runs, (double)usec[runs / 2] / 1000.0,
-		       (double)usec[runs - 1] / 1000.0, (unsigned long long)(freed_min >> 20),
-		       released);
+		printf(
+		    "%svictim=1GiB %s runs=%d kill_to_freed_ms median=%.1f max=%.1f (target <= 50) "
+		    "freed_min_mib=%llu released_by_mrelease=%d\n",
+		    getenv("BENCH_RAW") ? "bare process_mrelease: " : "",
+		    frozen ? "frozen " : "running", runs, (double)usec[runs / 2] / 1000.0,
+		    (double)usec[runs - 1] / 1000.0, (unsigned long long)(freed_min >> 20),
+		    released);
 	}
 	scope_close(&s);
 	return 0;

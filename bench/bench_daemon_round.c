@@ -17,7 +17,7 @@
 #include "daemon/log.h"
 
 #define NR_GROUPS 10
-#define MEMCG "/sys/fs/cgroup/memory"
+#define MEMCG     "/sys/fs/cgroup/memory"
 
 static struct daemon d;
 static char groups[NR_GROUPS][128];

@@ -66,8 +66,10 @@ static int parse_level(const char *v, int *ret)
 	static const struct {
 		const char *name;
 		int prio;
-	} levels[] = {{"error", LOG_PRIO_ERR},	 {"warning", LOG_PRIO_WARNING},
-		      {"notice", LOG_PRIO_NOTICE}, {"info", LOG_PRIO_INFO},
+	} levels[] = {{"error", LOG_PRIO_ERR},
+		      {"warning", LOG_PRIO_WARNING},
+		      {"notice", LOG_PRIO_NOTICE},
+		      {"info", LOG_PRIO_INFO},
 		      {"debug", LOG_PRIO_DEBUG}};
 
 	for (size_t i = 0; i < sizeof(levels) / sizeof(levels[0]); i++) {
@@ -190,7 +192,8 @@ int config_load_file(struct config *c, const char *path, char *err, size_t errsi
 	line = ini_parse_file(f, config_ini_line, &ctx);
 	fclose(f);
 	if (line != 0) {
-		snprintf(err, errsize, "%s:%d: %s", path, line, reason[0] ? reason : "syntax error");
+		snprintf(err, errsize, "%s:%d: %s", path, line,
+			 reason[0] ? reason : "syntax error");
 		return -EINVAL;
 	}
 	return 0;

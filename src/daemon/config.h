@@ -10,9 +10,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define CONFIG_MAX_CGROUPS 32
-#define CONFIG_MAX_PROTECT 16
-#define CONFIG_PATH_MAX 512
+#define CONFIG_MAX_CGROUPS  32
+#define CONFIG_MAX_PROTECT  16
+#define CONFIG_PATH_MAX     512
 #define CONFIG_DEFAULT_FILE "/etc/oomguard.conf"
 
 /*
@@ -41,7 +41,7 @@ struct config {
 	char prefer_regex[256], avoid_regex[256];
 	char prefer_cgroup[CONFIG_PATH_MAX], avoid_cgroup[CONFIG_PATH_MAX];
 	int log_level;
-	bool json; /* status: --json (command line only) */
+	bool json;                  /* status: --json (command line only) */
 	char root[CONFIG_PATH_MAX]; /* prefix for /proc and cgroupfs (fixture trees); "" normally */
 	/* Compiled by config_finish(); freed by config_release(). */
 	regex_t prefer_re, avoid_re;

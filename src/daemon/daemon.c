@@ -27,45 +27,58 @@
 volatile sig_atomic_t daemon_stop_requested, daemon_reload_requested;
 
 static const struct option long_options[] = {
-	{"config", required_argument, NULL, 'c'},
-	{"cgroup", required_argument, NULL, 'g'},
-	{"machine", no_argument, NULL, 'm'},
-	{"no-machine", no_argument, NULL, 'M'},
-	{"interval", required_argument, NULL, 'i'},
-	{"dry-run", no_argument, NULL, 'n'},
-	{"no-reap", no_argument, NULL, 'R'},
-	{"oom-kill-disable", no_argument, NULL, 'D'},
-	{"reserve-permille", required_argument, NULL, 'r'},
-	{"stall-bound-permille", required_argument, NULL, 's'},
-	{"refault-min-pages", required_argument, NULL, 'f'},
-	{"protect", required_argument, NULL, 'p'},
-	{"prefer", required_argument, NULL, 'P'},
-	{"avoid", required_argument, NULL, 'A'},
-	{"prefer-cgroup", required_argument, NULL, 'G'},
-	{"avoid-cgroup", required_argument, NULL, 'H'},
-	{"log-level", required_argument, NULL, 'l'},
-	{"root", required_argument, NULL, 'O'},
-	{"json", no_argument, NULL, 'j'},
-	{"help", no_argument, NULL, 'h'},
-	{NULL, 0, NULL, 0},
+    {"config", required_argument, NULL, 'c'},
+    {"cgroup", required_argument, NULL, 'g'},
+    {"machine", no_argument, NULL, 'm'},
+    {"no-machine", no_argument, NULL, 'M'},
+    {"interval", required_argument, NULL, 'i'},
+    {"dry-run", no_argument, NULL, 'n'},
+    {"no-reap", no_argument, NULL, 'R'},
+    {"oom-kill-disable", no_argument, NULL, 'D'},
+    {"reserve-permille", required_argument, NULL, 'r'},
+    {"stall-bound-permille", required_argument, NULL, 's'},
+    {"refault-min-pages", required_argument, NULL, 'f'},
+    {"protect", required_argument, NULL, 'p'},
+    {"prefer", required_argument, NULL, 'P'},
+    {"avoid", required_argument, NULL, 'A'},
+    {"prefer-cgroup", required_argument, NULL, 'G'},
+    {"avoid-cgroup", required_argument, NULL, 'H'},
+    {"log-level", required_argument, NULL, 'l'},
+    {"root", required_argument, NULL, 'O'},
+    {"json", no_argument, NULL, 'j'},
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
 };
 
 static const char *option_key(int opt)
 {
 	switch (opt) {
-	case 'g': return "cgroup";
-	case 'i': return "interval_msec";
-	case 'r': return "reserve_permille";
-	case 's': return "stall_bound_permille";
-	case 'f': return "refault_min_pages";
-	case 'p': return "protect";
-	case 'P': return "prefer_regex";
-	case 'A': return "avoid_regex";
-	case 'G': return "prefer_cgroup";
-	case 'H': return "avoid_cgroup";
-	case 'l': return "log_level";
-	case 'O': return "root";
-	default: return NULL;
+	case 'g':
+		return "cgroup";
+	case 'i':
+		return "interval_msec";
+	case 'r':
+		return "reserve_permille";
+	case 's':
+		return "stall_bound_permille";
+	case 'f':
+		return "refault_min_pages";
+	case 'p':
+		return "protect";
+	case 'P':
+		return "prefer_regex";
+	case 'A':
+		return "avoid_regex";
+	case 'G':
+		return "prefer_cgroup";
+	case 'H':
+		return "avoid_cgroup";
+	case 'l':
+		return "log_level";
+	case 'O':
+		return "root";
+	default:
+		return NULL;
 	}
 }
 
@@ -105,12 +118,24 @@ int daemon_build_config(struct config *c, int argc, char **argv, char *err, size
 		const char *key = option_key(opt);
 
 		switch (opt) {
-		case 'm': c->machine = 1; continue;
-		case 'M': c->machine = 0; continue;
-		case 'n': c->dry_run = true; continue;
-		case 'R': c->reap = false; continue;
-		case 'D': c->oom_kill_disable = true; continue;
-		case 'j': c->json = true; continue;
+		case 'm':
+			c->machine = 1;
+			continue;
+		case 'M':
+			c->machine = 0;
+			continue;
+		case 'n':
+			c->dry_run = true;
+			continue;
+		case 'R':
+			c->reap = false;
+			continue;
+		case 'D':
+			c->oom_kill_disable = true;
+			continue;
+		case 'j':
+			c->json = true;
+			continue;
 		case 'g':
 			if (!cli_cgroups)
 				c->nr_cgroups = 0; /* options replace the file's list */
@@ -180,17 +205,17 @@ static void log_decision(const struct scope *s, int prio, const char *what)
 	const struct zone_snapshot *z = s->cur.nr_zones ? &s->cur.zones[0] : NULL;
 	int zi = s->decision.passing_zone >= 0 ? s->decision.passing_zone : 0;
 
-	log_msg(prio,
-		"%s scope=%s loops=%d available_pages=%ld min_pages=%lu free_pages=%lu "
-		"reclaimable_pages=%lu stall_events=%llu stall_usec=%llu reclaimed_pages=%llu "
-		"refaulted_pages=%llu parked=%d round=\"%s\" rule=\"%s\"",
-		what, s->name, s->decision.no_progress_loops, s->decision.available[zi],
-		z ? z->watermark[WMARK_MIN] : 0, z ? z->free_pages : 0,
-		z ? z->reclaimable_pages : 0, (unsigned long long)s->sample.stall_events,
-		(unsigned long long)s->sample.stall_usec,
-		(unsigned long long)s->round.reclaimed_pages,
-		(unsigned long long)s->sample.refaulted_pages, s->cur.parked,
-		s->round.reason ? s->round.reason : "", s->decision.reason ? s->decision.reason : "");
+	log_msg(
+	    prio,
+	    "%s scope=%s loops=%d available_pages=%ld min_pages=%lu free_pages=%lu "
+	    "reclaimable_pages=%lu stall_events=%llu stall_usec=%llu reclaimed_pages=%llu "
+	    "refaulted_pages=%llu parked=%d round=\"%s\" rule=\"%s\"",
+	    what, s->name, s->decision.no_progress_loops, s->decision.available[zi],
+	    z ? z->watermark[WMARK_MIN] : 0, z ? z->free_pages : 0, z ? z->reclaimable_pages : 0,
+	    (unsigned long long)s->sample.stall_events, (unsigned long long)s->sample.stall_usec,
+	    (unsigned long long)s->round.reclaimed_pages,
+	    (unsigned long long)s->sample.refaulted_pages, s->cur.parked,
+	    s->round.reason ? s->round.reason : "", s->decision.reason ? s->decision.reason : "");
 }
 
 int daemon_kill(struct daemon *d, size_t scope_idx, const struct oom_task *victim,
@@ -255,10 +280,11 @@ int daemon_kill(struct daemon *d, size_t scope_idx, const struct oom_task *victi
 	}
 	d->kills++;
 	victim_record(&d->victims, victim->pid, victim->start_time);
-	log_msg(LOG_PRIO_WARNING,
-		"kill scope=%s pid=%d comm=%s rss_kib=%llu oom_score_adj=%d detect_to_kill_usec=%llu",
-		s->name, victim->pid, comm, (unsigned long long)req.rss_kib, victim->oom_score_adj,
-		(unsigned long long)(req.kill_usec - detect_usec));
+	log_msg(
+	    LOG_PRIO_WARNING,
+	    "kill scope=%s pid=%d comm=%s rss_kib=%llu oom_score_adj=%d detect_to_kill_usec=%llu",
+	    s->name, victim->pid, comm, (unsigned long long)req.rss_kib, victim->oom_score_adj,
+	    (unsigned long long)(req.kill_usec - detect_usec));
 	req.pidfd = sys->dup(pidfd);
 	sys->close(pidfd);
 	if (req.pidfd < 0 || !d->reaper.started || reaper_submit(&d->reaper, &req) < 0) {
@@ -292,8 +318,8 @@ static void act_on_scope(struct daemon *d, size_t i, uint64_t detect_usec)
 		log_errno(r, "cannot list tasks of scope=%s", s->name);
 		return;
 	}
-	switch (select_bad_process(d->tasks.tasks, d->tasks.nr, scope_totalpages(s), &idx,
-				   &points)) {
+	switch (
+	    select_bad_process(d->tasks.tasks, d->tasks.nr, scope_totalpages(s), &idx, &points)) {
 	case OOM_SELECT_NONE:
 		log_decision(s, LOG_PRIO_WARNING, "oom, no killable task:");
 		scope_oom_progress(s); /* say it once per MAX_RECLAIM_RETRIES rounds, not each */
@@ -307,7 +333,8 @@ static void act_on_scope(struct daemon *d, size_t i, uint64_t detect_usec)
 	log_decision(s, LOG_PRIO_NOTICE, "oom");
 	if (d->cfg.dry_run) {
 		escape_comm(t->comm, comm, sizeof(comm));
-		log_msg(LOG_PRIO_NOTICE, "dry-run: would kill scope=%s pid=%d comm=%s rss_kib=%llu "
+		log_msg(LOG_PRIO_NOTICE,
+			"dry-run: would kill scope=%s pid=%d comm=%s rss_kib=%llu "
 			"badness=%ld",
 			s->name, t->pid, comm, (unsigned long long)t->rss_pages * 4, points);
 		scope_oom_progress(s);
@@ -320,8 +347,8 @@ static void act_on_scope(struct daemon *d, size_t i, uint64_t detect_usec)
 static const struct proc_vmstat *read_gate(struct daemon *d, struct proc_vmstat *vm)
 {
 	if (!d->vmstat_open) {
-		int fd = sys_open_path(d->cfg.root[0] ? d->cfg.root : NULL, "/proc/vmstat",
-				       O_RDONLY);
+		int fd =
+		    sys_open_path(d->cfg.root[0] ? d->cfg.root : NULL, "/proc/vmstat", O_RDONLY);
 
 		if (fd < 0)
 			return NULL;
@@ -420,8 +447,8 @@ static void trim_mappings(char *buf, size_t size)
 			unsigned long start, end;
 			char perms[8] = "", path[256] = "";
 
-			if (sscanf(line, "%lx-%lx %7s %*s %*s %*s %255s", &start, &end, perms, path) <
-				    3 ||
+			if (sscanf(line, "%lx-%lx %7s %*s %*s %*s %255s", &start, &end, perms,
+				   path) < 3 ||
 			    path[0] != '/')
 				continue;
 			if (pass == 0) {
@@ -591,7 +618,8 @@ int daemon_run(struct daemon *d)
 	}
 	scopes_start(d);
 	log_msg(LOG_PRIO_NOTICE, "started: %zu scopes, interval %u ms, reaping %s%s", d->nr_scopes,
-		d->cfg.interval_msec, d->cfg.reap ? "on" : "off", d->cfg.dry_run ? ", dry run" : "");
+		d->cfg.interval_msec, d->cfg.reap ? "on" : "off",
+		d->cfg.dry_run ? ", dry run" : "");
 	for (size_t i = 0; i < d->nr_scopes; i++)
 		log_msg(LOG_PRIO_INFO, "scope %s (%s)%s", d->scopes[i].name,
 			kind_name(d->scopes[i].kind),
@@ -626,7 +654,8 @@ int daemon_run(struct daemon *d)
 
 			if (pfds[k].fd >= 0 && (pfds[k].revents & POLLIN)) {
 				sys->read(pfds[k].fd, &count, sizeof(count));
-				log_msg(LOG_PRIO_DEBUG, "OOM event scope=%s", d->scopes[k - 1].name);
+				log_msg(LOG_PRIO_DEBUG, "OOM event scope=%s",
+					d->scopes[k - 1].name);
 				event = true;
 			}
 		}
@@ -658,37 +687,39 @@ static void print_scope(const struct scope *s, FILE *out, bool json, bool last)
 	const char *verdict = !s->decided ? "unknown" : s->oom ? "oom" : "retry";
 
 	if (json) {
-		fprintf(out,
-			"    {\"scope\": \"%s\", \"kind\": \"%s\", \"limit_bytes\": %llu, "
-			"\"usage_bytes\": %llu, \"free_pages\": %lu, \"min_pages\": %lu, "
-			"\"reclaimable_pages\": %lu, \"parked\": %s, \"stall_events\": %llu, "
-			"\"stall_usec\": %llu, \"reclaimed_pages\": %llu, \"refaulted_pages\": %llu, "
-			"\"round\": %s, \"progress\": %s, \"round_reason\": \"%s\", "
-			"\"no_progress_loops\": %d, \"verdict\": \"%s\", \"reason\": \"%s\"}%s\n",
-			s->name, kind_name(s->kind), (unsigned long long)s->cur.limit_bytes,
-			(unsigned long long)s->cur.usage_bytes, z->free_pages, z->watermark[WMARK_MIN],
-			z->reclaimable_pages, s->cur.parked ? "true" : "false",
-			(unsigned long long)s->sample.stall_events,
-			(unsigned long long)s->sample.stall_usec,
-			(unsigned long long)s->round.reclaimed_pages,
-			(unsigned long long)s->sample.refaulted_pages,
-			s->round.is_round ? "true" : "false", s->round.progress ? "true" : "false",
-			s->round.reason ? s->round.reason : "", s->decision.no_progress_loops, verdict,
-			s->decision.reason ? s->decision.reason : "", last ? "" : ",");
+		fprintf(
+		    out,
+		    "    {\"scope\": \"%s\", \"kind\": \"%s\", \"limit_bytes\": %llu, "
+		    "\"usage_bytes\": %llu, \"free_pages\": %lu, \"min_pages\": %lu, "
+		    "\"reclaimable_pages\": %lu, \"parked\": %s, \"stall_events\": %llu, "
+		    "\"stall_usec\": %llu, \"reclaimed_pages\": %llu, \"refaulted_pages\": %llu, "
+		    "\"round\": %s, \"progress\": %s, \"round_reason\": \"%s\", "
+		    "\"no_progress_loops\": %d, \"verdict\": \"%s\", \"reason\": \"%s\"}%s\n",
+		    s->name, kind_name(s->kind), (unsigned long long)s->cur.limit_bytes,
+		    (unsigned long long)s->cur.usage_bytes, z->free_pages, z->watermark[WMARK_MIN],
+		    z->reclaimable_pages, s->cur.parked ? "true" : "false",
+		    (unsigned long long)s->sample.stall_events,
+		    (unsigned long long)s->sample.stall_usec,
+		    (unsigned long long)s->round.reclaimed_pages,
+		    (unsigned long long)s->sample.refaulted_pages,
+		    s->round.is_round ? "true" : "false", s->round.progress ? "true" : "false",
+		    s->round.reason ? s->round.reason : "", s->decision.no_progress_loops, verdict,
+		    s->decision.reason ? s->decision.reason : "", last ? "" : ",");
 		return;
 	}
 	fprintf(out, "%s (%s)\n", s->name, kind_name(s->kind));
-	fprintf(out, "  limit %llu MiB, usage %llu MiB, free %lu pages, min %lu, reclaimable %lu%s\n",
-		(unsigned long long)(s->cur.limit_bytes >> 20),
-		(unsigned long long)(s->cur.usage_bytes >> 20), z->free_pages,
-		z->watermark[WMARK_MIN], z->reclaimable_pages,
-		s->cur.parked ? ", tasks parked under_oom" : "");
-	fprintf(out,
-		"  last %llu ms: stalls %llu, stall %llu us, reclaimed %llu, refaulted %llu pages\n",
-		(unsigned long long)(s->sample.interval_usec / 1000),
-		(unsigned long long)s->sample.stall_events, (unsigned long long)s->sample.stall_usec,
-		(unsigned long long)s->round.reclaimed_pages,
-		(unsigned long long)s->sample.refaulted_pages);
+	fprintf(
+	    out, "  limit %llu MiB, usage %llu MiB, free %lu pages, min %lu, reclaimable %lu%s\n",
+	    (unsigned long long)(s->cur.limit_bytes >> 20),
+	    (unsigned long long)(s->cur.usage_bytes >> 20), z->free_pages, z->watermark[WMARK_MIN],
+	    z->reclaimable_pages, s->cur.parked ? ", tasks parked under_oom" : "");
+	fprintf(
+	    out,
+	    "  last %llu ms: stalls %llu, stall %llu us, reclaimed %llu, refaulted %llu pages\n",
+	    (unsigned long long)(s->sample.interval_usec / 1000),
+	    (unsigned long long)s->sample.stall_events, (unsigned long long)s->sample.stall_usec,
+	    (unsigned long long)s->round.reclaimed_pages,
+	    (unsigned long long)s->sample.refaulted_pages);
 	fprintf(out, "  round: %s (%s); next decision: %s (%s), no-progress rounds %d\n",
 		s->round.is_round ? (s->round.progress ? "progress" : "no progress") : "none",
 		s->round.reason ? s->round.reason : "-", verdict,

@@ -17,7 +17,7 @@
 
 /* Exit codes: 0 clean stop, 1 runtime failure, 2 bad usage or config. */
 #define EXIT_RUNTIME 1
-#define EXIT_CONFIG 2
+#define EXIT_CONFIG  2
 
 /*
  * struct daemon - everything the loop touches, sized at start-up (no allocation after).

@@ -7,8 +7,13 @@
 #include <stddef.h>
 
 /* syslog priorities, as the journal reads them from "<N>". */
-enum log_prio { LOG_PRIO_ERR = 3, LOG_PRIO_WARNING = 4, LOG_PRIO_NOTICE = 5, LOG_PRIO_INFO = 6,
-		LOG_PRIO_DEBUG = 7 };
+enum log_prio {
+	LOG_PRIO_ERR = 3,
+	LOG_PRIO_WARNING = 4,
+	LOG_PRIO_NOTICE = 5,
+	LOG_PRIO_INFO = 6,
+	LOG_PRIO_DEBUG = 7
+};
 
 /* The most verbose priority written; a global as the style allows. */
 extern int log_max_prio;

@@ -60,8 +60,8 @@ void reap_one(const struct reap_request *req, bool reap, char *scratch, size_t s
 			if (r == -ESRCH) {
 				/* All threads are past exit_mm: the exit is freeing the memory.
 				 * Wait for it to finish (bounded) so the measure is after. */
-				wait_exit(req->pidfd,
-					  OOM_REAP_STEP_MSEC * (MAX_OOM_REAP_RETRIES - rep.tries + 1));
+				wait_exit(req->pidfd, OOM_REAP_STEP_MSEC *
+							  (MAX_OOM_REAP_RETRIES - rep.tries + 1));
 				rep.result = REAP_EXITED;
 				break;
 			}

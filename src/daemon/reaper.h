@@ -13,7 +13,7 @@
 
 /* The kernel reaper's MAX_OOM_REAP_RETRIES and its HZ/10 step. */
 #define MAX_OOM_REAP_RETRIES 10
-#define OOM_REAP_STEP_MSEC 100
+#define OOM_REAP_STEP_MSEC   100
 /*
  * The reaper thread runs SCHED_FIFO at this priority: process_mrelease does the unmapping in
  * the caller's context, and on a loaded machine a normal-priority caller waits for a CPU

@@ -77,9 +77,8 @@ int scope_init_cgroup(struct scope *s, const char *root, const char *path,
 			return -ENOTDIR;
 		}
 	} else {
-		snprintf(err, errsize,
-			 "%s: not a memory cgroup (v1 memory hierarchy: %s, v2: %s)", path,
-			 mounts->v1_memory[0] ? mounts->v1_memory : "none",
+		snprintf(err, errsize, "%s: not a memory cgroup (v1 memory hierarchy: %s, v2: %s)",
+			 path, mounts->v1_memory[0] ? mounts->v1_memory : "none",
 			 mounts->v2[0] ? mounts->v2 : "none");
 		return -ENOTDIR;
 	}
@@ -218,8 +217,8 @@ static void cgroup_zone(struct scope_snapshot *snap, unsigned int reserve_permil
 	struct zone_snapshot *z = &snap->zones[0];
 	uint64_t limit_pages = snap->limit_bytes / PAGE_BYTES;
 	uint64_t free_pages = snap->limit_bytes > snap->usage_bytes
-				      ? (snap->limit_bytes - snap->usage_bytes) / PAGE_BYTES
-				      : 0;
+				  ? (snap->limit_bytes - snap->usage_bytes) / PAGE_BYTES
+				  : 0;
 	uint64_t min = limit_pages * reserve_permille / 1000;
 
 	memset(z, 0, sizeof(*z));
@@ -471,7 +470,8 @@ int scope_usage_bytes(const struct scope *s, char *scratch, size_t size, uint64_
 
 static uint64_t delta(uint64_t cur, uint64_t prev)
 {
-	return cur >= prev ? cur - prev : 0; /* a counter that went back: the cgroup was recreated */
+	return cur >= prev ? cur - prev
+			   : 0; /* a counter that went back: the cgroup was recreated */
 }
 
 void scope_build_request(const struct scope *s, struct alloc_request *ret_req)
@@ -522,8 +522,8 @@ void scope_decide(struct scope *s, const struct config *c)
 	s->quiet_rounds = 0;
 	scope_build_request(s, &req);
 	reclaim_retry_decide(RETRY_RULE_REWORK, &req,
-			     s->round.progress ? (unsigned long)s->round.net_reclaimed : 0, &s->retry,
-			     &s->decision);
+			     s->round.progress ? (unsigned long)s->round.net_reclaimed : 0,
+			     &s->retry, &s->decision);
 	s->oom = s->decision.verdict == RETRY_OOM;
 }
 

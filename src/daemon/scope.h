@@ -49,7 +49,8 @@ struct scope_counters {
  * @time_usec:     CLOCK_MONOTONIC when read
  * @stall_events, @stall_usec, @reclaimed, @refaulted:  cumulative counters (see round_sample)
  * @zones:         the zonelist, preferred (highest) zone first
- * @limit_bytes, @usage_bytes:  cgroup limit and usage; machine: MemTotal and MemTotal - MemAvailable
+ * @limit_bytes, @usage_bytes:  cgroup limit and usage; machine: MemTotal and MemTotal -
+ * MemAvailable
  * @file_bytes, @anon_bytes:    LRU contents
  * @parked:        v1 under_oom
  * @oom_kill_disable:  v1 memory.oom_control
@@ -78,8 +79,8 @@ struct scope {
 	const char *root;
 	int oom_efd;
 	int fds[NR_SCOPE_FILES];
-	unsigned int full_age;     /* acquires since the expensive files were last read */
-	uint64_t gate_refaulted;   /* the machine's refault counter at that read */
+	unsigned int full_age;   /* acquires since the expensive files were last read */
+	uint64_t gate_refaulted; /* the machine's refault counter at that read */
 	uint64_t mem_total_bytes;
 	unsigned int reserve_permille;
 	struct scope_snapshot prev, cur;
@@ -131,8 +132,8 @@ int scope_usage_bytes(const struct scope *s, char *scratch, size_t size, uint64_
 void scope_push_history(struct scope *s);
 
 /*
- * scope_decide() - judge the window that ends at cur (up to SCOPE_WINDOW_ROUNDS back), then run the seed's rule when it
- * was a round. Sets s->oom when the rule says OOM. Pure: reads only @s and @c.
+ * scope_decide() - judge the window that ends at cur (up to SCOPE_WINDOW_ROUNDS back), then run the
+ * seed's rule when it was a round. Sets s->oom when the rule says OOM. Pure: reads only @s and @c.
  */
 void scope_decide(struct scope *s, const struct config *c);
 

@@ -56,8 +56,7 @@ static unsigned int victim_flags(const struct victim_table *vt, int pid,
 	return 0;
 }
 
-static bool cgroup_matches(const char *root, int pid, const char *want, char *scratch,
-			   size_t size)
+static bool cgroup_matches(const char *root, int pid, const char *want, char *scratch, size_t size)
 {
 	char path[CONFIG_PATH_MAX];
 	size_t len = strlen(want);
@@ -68,9 +67,8 @@ static bool cgroup_matches(const char *root, int pid, const char *want, char *sc
 	return !strncmp(path, want, len) && (path[len] == '/' || path[len] == '\0');
 }
 
-int tasks_read_one(const char *root, int pid, const struct config *c,
-		   const struct victim_table *vt, int self_pid, char *scratch, size_t size,
-		   struct oom_task *ret_task)
+int tasks_read_one(const char *root, int pid, const struct config *c, const struct victim_table *vt,
+		   int self_pid, char *scratch, size_t size, struct oom_task *ret_task)
 {
 	struct oom_task t;
 	struct pid_stat st;

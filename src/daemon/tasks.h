@@ -11,7 +11,7 @@
 #include "daemon/scope.h"
 #include "policy/badness.h"
 
-#define TASKS_MAX 4096
+#define TASKS_MAX   4096
 #define VICTIMS_MAX 64
 /* Child cgroups deeper than this below a scope are not walked (bounded work, no recursion
  * without end on a hostile tree). */
@@ -52,8 +52,7 @@ int tasks_acquire(struct task_list *tl, const struct scope *s, const struct conf
 		  const struct victim_table *vt, int self_pid, char *scratch, size_t size);
 
 /* tasks_read_one() - one process (as tasks_acquire() reads it). -ESRCH/-ENOENT: gone. */
-int tasks_read_one(const char *root, int pid, const struct config *c,
-		   const struct victim_table *vt, int self_pid, char *scratch, size_t size,
-		   struct oom_task *ret_task);
+int tasks_read_one(const char *root, int pid, const struct config *c, const struct victim_table *vt,
+		   int self_pid, char *scratch, size_t size, struct oom_task *ret_task);
 
 #endif

@@ -60,7 +60,8 @@ int parse_mountinfo_buf(const char *buf, struct cgroup_mounts *ret_mounts)
 		char mnt[PATH_MAX], fstype[32], opts[512];
 		const char *p = line, *sep;
 
-		/* 1 id, 2 parent, 3 major:minor, 4 root, 5 mount point, ... " - " fstype src opts */
+		/* 1 id, 2 parent, 3 major:minor, 4 root, 5 mount point, ... " - " fstype src opts
+		 */
 		for (int f = 0; f < 4 && p; f++)
 			p = mountinfo_field(p, NULL, 0);
 		if (!p || !(p = mountinfo_field(p, mnt, sizeof(mnt))))
@@ -84,38 +85,38 @@ int parse_mountinfo_buf(const char *buf, struct cgroup_mounts *ret_mounts)
 
 #define V1(f) offsetof(struct memcg_v1_stat, f)
 static const struct kv_field v1_local_fields[] = {
-	{"cache", V1(cache_bytes), false},
-	{"rss", V1(rss_bytes), false},
-	{"shmem", V1(shmem_bytes), false},
-	{"inactive_file", V1(inactive_file_bytes), false},
-	{"active_file", V1(active_file_bytes), false},
-	{"inactive_anon", V1(inactive_anon_bytes), false},
-	{"active_anon", V1(active_anon_bytes), false},
-	{"workingset_refault_file", V1(workingset_refault_file), false},
-	{"workingset_refault", V1(workingset_refault_file), false},
-	{"workingset_refault_anon", V1(workingset_refault_anon), false},
-	{"pgpgin", V1(pgpgin), false},
-	{"pgpgout", V1(pgpgout), false},
-	{"pgmajfault", V1(pgmajfault), false},
-	{"dirty", V1(dirty_bytes), false},
-	{"writeback", V1(writeback_bytes), false},
+    {"cache", V1(cache_bytes), false},
+    {"rss", V1(rss_bytes), false},
+    {"shmem", V1(shmem_bytes), false},
+    {"inactive_file", V1(inactive_file_bytes), false},
+    {"active_file", V1(active_file_bytes), false},
+    {"inactive_anon", V1(inactive_anon_bytes), false},
+    {"active_anon", V1(active_anon_bytes), false},
+    {"workingset_refault_file", V1(workingset_refault_file), false},
+    {"workingset_refault", V1(workingset_refault_file), false},
+    {"workingset_refault_anon", V1(workingset_refault_anon), false},
+    {"pgpgin", V1(pgpgin), false},
+    {"pgpgout", V1(pgpgout), false},
+    {"pgmajfault", V1(pgmajfault), false},
+    {"dirty", V1(dirty_bytes), false},
+    {"writeback", V1(writeback_bytes), false},
 };
 static const struct kv_field v1_total_fields[] = {
-	{"total_cache", V1(cache_bytes), false},
-	{"total_rss", V1(rss_bytes), false},
-	{"total_shmem", V1(shmem_bytes), false},
-	{"total_inactive_file", V1(inactive_file_bytes), false},
-	{"total_active_file", V1(active_file_bytes), false},
-	{"total_inactive_anon", V1(inactive_anon_bytes), false},
-	{"total_active_anon", V1(active_anon_bytes), false},
-	{"total_workingset_refault_file", V1(workingset_refault_file), false},
-	{"total_workingset_refault", V1(workingset_refault_file), false},
-	{"total_workingset_refault_anon", V1(workingset_refault_anon), false},
-	{"total_pgpgin", V1(pgpgin), false},
-	{"total_pgpgout", V1(pgpgout), false},
-	{"total_pgmajfault", V1(pgmajfault), false},
-	{"total_dirty", V1(dirty_bytes), false},
-	{"total_writeback", V1(writeback_bytes), false},
+    {"total_cache", V1(cache_bytes), false},
+    {"total_rss", V1(rss_bytes), false},
+    {"total_shmem", V1(shmem_bytes), false},
+    {"total_inactive_file", V1(inactive_file_bytes), false},
+    {"total_active_file", V1(active_file_bytes), false},
+    {"total_inactive_anon", V1(inactive_anon_bytes), false},
+    {"total_active_anon", V1(active_anon_bytes), false},
+    {"total_workingset_refault_file", V1(workingset_refault_file), false},
+    {"total_workingset_refault", V1(workingset_refault_file), false},
+    {"total_workingset_refault_anon", V1(workingset_refault_anon), false},
+    {"total_pgpgin", V1(pgpgin), false},
+    {"total_pgpgout", V1(pgpgout), false},
+    {"total_pgmajfault", V1(pgmajfault), false},
+    {"total_dirty", V1(dirty_bytes), false},
+    {"total_writeback", V1(writeback_bytes), false},
 };
 #undef V1
 
@@ -123,8 +124,8 @@ static const struct kv_field v1_total_fields[] = {
 int parse_memcg_v1_stat_buf(const char *buf, struct memcg_v1_stat *ret_stat)
 {
 	struct memcg_v1_stat s;
-	int n = parse_kv_buf(buf, v1_total_fields, sizeof(v1_total_fields) / sizeof(v1_total_fields[0]),
-			     &s);
+	int n = parse_kv_buf(buf, v1_total_fields,
+			     sizeof(v1_total_fields) / sizeof(v1_total_fields[0]), &s);
 
 	if (n < 0)
 		return n;
@@ -142,9 +143,9 @@ int parse_memcg_v1_stat_buf(const char *buf, struct memcg_v1_stat *ret_stat)
 
 #define OC(f) offsetof(struct memcg_v1_oom_control, f)
 static const struct kv_field oom_control_fields[] = {
-	{"oom_kill_disable", OC(oom_kill_disable), false},
-	{"under_oom", OC(under_oom), false},
-	{"oom_kill", OC(oom_kill), false},
+    {"oom_kill_disable", OC(oom_kill_disable), false},
+    {"under_oom", OC(under_oom), false},
+    {"oom_kill", OC(oom_kill), false},
 };
 #undef OC
 
@@ -163,28 +164,28 @@ int parse_memcg_v1_oom_control_buf(const char *buf, struct memcg_v1_oom_control 
 
 #define V2(f) offsetof(struct memcg_v2_stat, f)
 static const struct kv_field v2_stat_fields[] = {
-	{"anon", V2(anon_bytes), false},
-	{"file", V2(file_bytes), false},
-	{"inactive_file", V2(inactive_file_bytes), false},
-	{"active_file", V2(active_file_bytes), false},
-	{"inactive_anon", V2(inactive_anon_bytes), false},
-	{"active_anon", V2(active_anon_bytes), false},
-	{"file_dirty", V2(file_dirty_bytes), false},
-	{"file_writeback", V2(file_writeback_bytes), false},
-	{"pgscan", V2(pgscan), false},
-	{"pgsteal", V2(pgsteal), false},
-	{"pgmajfault", V2(pgmajfault), false},
-	{"workingset_refault_file", V2(workingset_refault_file), false},
-	{"workingset_refault", V2(workingset_refault_file), false},
-	{"workingset_refault_anon", V2(workingset_refault_anon), false},
+    {"anon", V2(anon_bytes), false},
+    {"file", V2(file_bytes), false},
+    {"inactive_file", V2(inactive_file_bytes), false},
+    {"active_file", V2(active_file_bytes), false},
+    {"inactive_anon", V2(inactive_anon_bytes), false},
+    {"active_anon", V2(active_anon_bytes), false},
+    {"file_dirty", V2(file_dirty_bytes), false},
+    {"file_writeback", V2(file_writeback_bytes), false},
+    {"pgscan", V2(pgscan), false},
+    {"pgsteal", V2(pgsteal), false},
+    {"pgmajfault", V2(pgmajfault), false},
+    {"workingset_refault_file", V2(workingset_refault_file), false},
+    {"workingset_refault", V2(workingset_refault_file), false},
+    {"workingset_refault_anon", V2(workingset_refault_anon), false},
 };
 #undef V2
 
 int parse_memcg_v2_stat_buf(const char *buf, struct memcg_v2_stat *ret_stat)
 {
 	struct memcg_v2_stat s;
-	int n = parse_kv_buf(buf, v2_stat_fields, sizeof(v2_stat_fields) / sizeof(v2_stat_fields[0]),
-			     &s);
+	int n = parse_kv_buf(buf, v2_stat_fields,
+			     sizeof(v2_stat_fields) / sizeof(v2_stat_fields[0]), &s);
 
 	if (n < 0)
 		return n;
@@ -196,9 +197,9 @@ int parse_memcg_v2_stat_buf(const char *buf, struct memcg_v2_stat *ret_stat)
 
 #define EV(f) offsetof(struct memcg_v2_events, f)
 static const struct kv_field v2_events_fields[] = {
-	{"low", EV(low), false},	   {"high", EV(high), false},
-	{"max", EV(max), false},	   {"oom", EV(oom), false},
-	{"oom_kill", EV(oom_kill), false}, {"oom_group_kill", EV(oom_group_kill), false},
+    {"low", EV(low), false},           {"high", EV(high), false},
+    {"max", EV(max), false},           {"oom", EV(oom), false},
+    {"oom_kill", EV(oom_kill), false}, {"oom_group_kill", EV(oom_group_kill), false},
 };
 #undef EV
 

@@ -88,25 +88,25 @@ struct zone_key_map {
 };
 
 static const struct zone_key_map zone_keys[] = {
-	{"pages free", offsetof(struct proc_zone, free_pages), false},
-	{"min", offsetof(struct proc_zone, min_pages), false},
-	{"low", offsetof(struct proc_zone, low_pages), false},
-	{"high", offsetof(struct proc_zone, high_pages), false},
-	{"managed", offsetof(struct proc_zone, managed_pages), false},
-	{"present", offsetof(struct proc_zone, present_pages), false},
-	{"nr_free_cma", offsetof(struct proc_zone, free_cma_pages), false},
-	{"nr_zone_inactive_file", offsetof(struct proc_zone, inactive_file), false},
-	{"nr_zone_active_file", offsetof(struct proc_zone, active_file), false},
-	{"nr_zone_inactive_anon", offsetof(struct proc_zone, inactive_anon), false},
-	{"nr_zone_active_anon", offsetof(struct proc_zone, active_anon), false},
-	{"nr_zone_write_pending", offsetof(struct proc_zone, write_pending), false},
-	/* Before 4.8 the LRUs were per zone and had no nr_zone_ prefix. */
-	{"nr_inactive_file", offsetof(struct proc_zone, inactive_file), true},
-	{"nr_active_file", offsetof(struct proc_zone, active_file), true},
-	{"nr_inactive_anon", offsetof(struct proc_zone, inactive_anon), true},
-	{"nr_active_anon", offsetof(struct proc_zone, active_anon), true},
-	{"nr_dirty", offsetof(struct proc_zone, write_pending), true},
-	{"nr_writeback", offsetof(struct proc_zone, write_pending), true},
+    {"pages free", offsetof(struct proc_zone, free_pages), false},
+    {"min", offsetof(struct proc_zone, min_pages), false},
+    {"low", offsetof(struct proc_zone, low_pages), false},
+    {"high", offsetof(struct proc_zone, high_pages), false},
+    {"managed", offsetof(struct proc_zone, managed_pages), false},
+    {"present", offsetof(struct proc_zone, present_pages), false},
+    {"nr_free_cma", offsetof(struct proc_zone, free_cma_pages), false},
+    {"nr_zone_inactive_file", offsetof(struct proc_zone, inactive_file), false},
+    {"nr_zone_active_file", offsetof(struct proc_zone, active_file), false},
+    {"nr_zone_inactive_anon", offsetof(struct proc_zone, inactive_anon), false},
+    {"nr_zone_active_anon", offsetof(struct proc_zone, active_anon), false},
+    {"nr_zone_write_pending", offsetof(struct proc_zone, write_pending), false},
+    /* Before 4.8 the LRUs were per zone and had no nr_zone_ prefix. */
+    {"nr_inactive_file", offsetof(struct proc_zone, inactive_file), true},
+    {"nr_active_file", offsetof(struct proc_zone, active_file), true},
+    {"nr_inactive_anon", offsetof(struct proc_zone, inactive_anon), true},
+    {"nr_active_anon", offsetof(struct proc_zone, active_anon), true},
+    {"nr_dirty", offsetof(struct proc_zone, write_pending), true},
+    {"nr_writeback", offsetof(struct proc_zone, write_pending), true},
 };
 
 /**
@@ -223,21 +223,21 @@ int parse_buddyinfo_buf(const char *buf, struct proc_zone *zones, size_t nr_zone
 
 #define VM(f) offsetof(struct proc_vmstat, f)
 static const struct kv_field vmstat_fields[] = {
-	{"pgscan_kswapd", VM(pgscan), true},
-	{"pgscan_direct", VM(pgscan), true},
-	{"pgscan_khugepaged", VM(pgscan), true},
-	{"pgsteal_kswapd", VM(pgsteal), true},
-	{"pgsteal_direct", VM(pgsteal), true},
-	{"pgsteal_khugepaged", VM(pgsteal), true},
-	{"allocstall", VM(allocstall), true},
-	{"workingset_refault_file", VM(workingset_refault_file), false},
-	{"workingset_refault", VM(workingset_refault_file), false},
-	{"workingset_refault_anon", VM(workingset_refault_anon), false},
-	{"workingset_activate_file", VM(workingset_activate_file), false},
-	{"workingset_activate", VM(workingset_activate_file), false},
-	{"workingset_restore_file", VM(workingset_restore_file), false},
-	{"pgmajfault", VM(pgmajfault), false},
-	{"oom_kill", VM(oom_kill), false},
+    {"pgscan_kswapd", VM(pgscan), true},
+    {"pgscan_direct", VM(pgscan), true},
+    {"pgscan_khugepaged", VM(pgscan), true},
+    {"pgsteal_kswapd", VM(pgsteal), true},
+    {"pgsteal_direct", VM(pgsteal), true},
+    {"pgsteal_khugepaged", VM(pgsteal), true},
+    {"allocstall", VM(allocstall), true},
+    {"workingset_refault_file", VM(workingset_refault_file), false},
+    {"workingset_refault", VM(workingset_refault_file), false},
+    {"workingset_refault_anon", VM(workingset_refault_anon), false},
+    {"workingset_activate_file", VM(workingset_activate_file), false},
+    {"workingset_activate", VM(workingset_activate_file), false},
+    {"workingset_restore_file", VM(workingset_restore_file), false},
+    {"pgmajfault", VM(pgmajfault), false},
+    {"oom_kill", VM(oom_kill), false},
 };
 #undef VM
 
@@ -245,8 +245,8 @@ static const struct kv_field vmstat_fields[] = {
 int parse_vmstat_buf(const char *buf, struct proc_vmstat *ret_vmstat)
 {
 	struct proc_vmstat v;
-	int n = parse_kv_buf(buf, vmstat_fields, sizeof(vmstat_fields) / sizeof(vmstat_fields[0]),
-			     &v);
+	int n =
+	    parse_kv_buf(buf, vmstat_fields, sizeof(vmstat_fields) / sizeof(vmstat_fields[0]), &v);
 
 	if (n < 0)
 		return n;
@@ -258,9 +258,9 @@ int parse_vmstat_buf(const char *buf, struct proc_vmstat *ret_vmstat)
 
 #define MI(f) offsetof(struct proc_meminfo, f)
 static const struct kv_field meminfo_fields[] = {
-	{"MemTotal", MI(mem_total_kib), false},	    {"MemFree", MI(mem_free_kib), false},
-	{"MemAvailable", MI(mem_available_kib), false}, {"SwapTotal", MI(swap_total_kib), false},
-	{"SwapFree", MI(swap_free_kib), false},
+    {"MemTotal", MI(mem_total_kib), false},         {"MemFree", MI(mem_free_kib), false},
+    {"MemAvailable", MI(mem_available_kib), false}, {"SwapTotal", MI(swap_total_kib), false},
+    {"SwapFree", MI(swap_free_kib), false},
 };
 #undef MI
 
@@ -268,8 +268,8 @@ static const struct kv_field meminfo_fields[] = {
 int parse_meminfo_buf(const char *buf, struct proc_meminfo *ret_meminfo)
 {
 	struct proc_meminfo m;
-	int n = parse_kv_buf(buf, meminfo_fields, sizeof(meminfo_fields) / sizeof(meminfo_fields[0]),
-			     &m);
+	int n = parse_kv_buf(buf, meminfo_fields,
+			     sizeof(meminfo_fields) / sizeof(meminfo_fields[0]), &m);
 
 	if (n < 0)
 		return n;
@@ -392,9 +392,9 @@ int parse_pid_stat_buf(const char *buf, struct pid_stat *ret_stat)
 
 #define ST(f) offsetof(struct pid_status, f)
 static const struct kv_field status_fields[] = {
-	{"VmRSS", ST(rss_kib), false},
-	{"VmSwap", ST(swap_kib), false},
-	{"VmPTE", ST(pte_kib), false},
+    {"VmRSS", ST(rss_kib), false},
+    {"VmSwap", ST(swap_kib), false},
+    {"VmPTE", ST(pte_kib), false},
 };
 #undef ST
 

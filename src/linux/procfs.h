@@ -12,7 +12,7 @@
 
 #include "policy/zone.h"
 
-#define PROC_MAX_ZONES 16
+#define PROC_MAX_ZONES      16
 #define PROC_MAX_PROTECTION 8
 
 /*
@@ -89,7 +89,7 @@ struct pid_status {
 	uint64_t rss_kib;
 	uint64_t swap_kib;
 	uint64_t pte_kib;
-	bool has_vm;  /* VmRSS present: the task has an mm */
+	bool has_vm; /* VmRSS present: the task has an mm */
 	int kthread; /* "Kthread:" line (6.x): 0/1, -1 when absent */
 };
 
@@ -115,8 +115,7 @@ int read_zoneinfo(const char *root, char *buf, size_t size, struct proc_zone *zo
 		  size_t max_zones, size_t *ret_nr_zones);
 int read_vmstat(const char *root, char *buf, size_t size, struct proc_vmstat *ret_vmstat);
 int read_meminfo(const char *root, char *buf, size_t size, struct proc_meminfo *ret_meminfo);
-int read_psi(const char *root, const char *path, char *buf, size_t size,
-	     struct psi_stats *ret_psi);
+int read_psi(const char *root, const char *path, char *buf, size_t size, struct psi_stats *ret_psi);
 int read_pid_stat(const char *root, pid_t pid, char *buf, size_t size, struct pid_stat *ret_stat);
 int read_pid_status(const char *root, pid_t pid, char *buf, size_t size,
 		    struct pid_status *ret_status);

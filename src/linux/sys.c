@@ -101,18 +101,18 @@ static int real_dup(int fd)
 }
 
 const struct sys_ops sys_ops_real = {
-	.openat = real_openat,
-	.read = real_read,
-	.pread = real_pread,
-	.write = real_write,
-	.close = real_close,
-	.getdents64 = real_getdents64,
-	.pidfd_open = real_pidfd_open,
-	.pidfd_send_signal = real_pidfd_send_signal,
-	.process_mrelease = real_process_mrelease,
-	.poll = real_poll,
-	.eventfd = real_eventfd,
-	.dup = real_dup,
+    .openat = real_openat,
+    .read = real_read,
+    .pread = real_pread,
+    .write = real_write,
+    .close = real_close,
+    .getdents64 = real_getdents64,
+    .pidfd_open = real_pidfd_open,
+    .pidfd_send_signal = real_pidfd_send_signal,
+    .process_mrelease = real_process_mrelease,
+    .poll = real_poll,
+    .eventfd = real_eventfd,
+    .dup = real_dup,
 };
 
 const struct sys_ops *sys = &sys_ops_real;

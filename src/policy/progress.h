@@ -52,7 +52,7 @@ struct progress_params {
 
 /* Defaults; docs/daemon.md gives the measurements behind them. */
 #define PROGRESS_STALL_BOUND_PERMILLE 600
-#define PROGRESS_REFAULT_MIN_PAGES 256
+#define PROGRESS_REFAULT_MIN_PAGES    256
 
 /*
  * struct round_result - the judgement and the inputs behind it, for the log.

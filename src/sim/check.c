@@ -70,9 +70,9 @@ static void check_zone(const struct sim *s, const struct sim_zone *z, unsigned l
 	CHECK_EQ("free pages", free_pages, z->snap.free_pages);
 	/* free + used = managed */
 	CHECK_EQ("free + used = managed",
-		 free_pages + counts[PS_ANON] + counts[PS_FILE_CLEAN] + counts[PS_FILE_DIRTY] +
-		     counts[PS_FILE_WB] + counts[PS_KERNEL] + counts[PS_HUGE] +
-		     counts[PS_HUGE_TAIL] + counts[PS_ISOLATED],
+		 free_pages + counts[PS_ANON] + counts[PS_FILE_CLEAN] + counts[PS_FILE_MAPPED] +
+		     counts[PS_FILE_DIRTY] + counts[PS_FILE_WB] + counts[PS_KERNEL] +
+		     counts[PS_HUGE] + counts[PS_HUGE_TAIL] + counts[PS_ISOLATED],
 		 z->snap.managed_pages);
 	for (unsigned int o = 0; o < MAX_ORDER; o++) {
 		unsigned long nr = 0;
@@ -101,11 +101,14 @@ static void check_zone(const struct sim *s, const struct sim_zone *z, unsigned l
 	CHECK_EQ("anon list", walk_la(s, &z->lists[ZL_ANON], PS_ANON), counts[PS_ANON]);
 	CHECK_EQ("clean file list", walk_la(s, &z->lists[ZL_FILE_CLEAN], PS_FILE_CLEAN),
 		 counts[PS_FILE_CLEAN]);
+	CHECK_EQ("mapped file list", walk_la(s, &z->lists[ZL_FILE_MAPPED], PS_FILE_MAPPED),
+		 counts[PS_FILE_MAPPED]);
 	CHECK_EQ("nr_dirty", z->nr_dirty, counts[PS_FILE_DIRTY]);
 	CHECK_EQ("nr_writeback", z->nr_writeback, counts[PS_FILE_WB]);
 	CHECK_EQ("nr_kernel", z->nr_kernel, counts[PS_KERNEL]);
 	CHECK_EQ("reclaimable = file pages", z->snap.reclaimable_pages,
-		 counts[PS_FILE_CLEAN] + counts[PS_FILE_DIRTY] + counts[PS_FILE_WB]);
+		 counts[PS_FILE_CLEAN] + counts[PS_FILE_MAPPED] + counts[PS_FILE_DIRTY] +
+		     counts[PS_FILE_WB]);
 	CHECK_EQ("write_pending", z->snap.write_pending,
 		 counts[PS_FILE_DIRTY] + counts[PS_FILE_WB]);
 	for (int st = 0; st < NR_PAGE_STATES; st++)
@@ -134,7 +137,8 @@ void sim_check(const struct sim *s)
 	for (int32_t p = s->bdev.writeback.head; p != NO_PFN; p = s->pages[p].next)
 		orphans += (s->pages[p].flags & PGF_ORPHAN) != 0;
 	CHECK_EQ("file pages = clean + dirty + writeback - orphans", file_pages + orphans,
-		 by_state[PS_FILE_CLEAN] + by_state[PS_FILE_DIRTY] + by_state[PS_FILE_WB]);
+		 by_state[PS_FILE_CLEAN] + by_state[PS_FILE_MAPPED] + by_state[PS_FILE_DIRTY] +
+		     by_state[PS_FILE_WB]);
 	for (unsigned int k = 0; k < s->bdev.nr_req; k++)
 		inflight += s->bdev.req_pages[(s->bdev.req_head + k) % BDEV_NR_REQUESTS];
 	CHECK_EQ("in-flight requests hold the writeback list", inflight, s->bdev.writeback.count);

@@ -141,6 +141,19 @@ void page_make_file_dirty(struct sim *s, int32_t pfn, int file)
 	z->snap.write_pending++;
 }
 
+/* A page of a running binary: on the LRU and counted reclaimable, but referenced on every scan. */
+void page_make_file_mapped(struct sim *s, int32_t pfn, int file)
+{
+	struct page *p = &s->pages[pfn];
+	struct sim_zone *z = &s->zones[p->zone];
+
+	p->state = PS_FILE_MAPPED;
+	p->owner = file;
+	la_add_tail(s, &z->lists[ZL_FILE_MAPPED], pfn);
+	lb_add_tail(s, &s->files[file].pages, pfn);
+	z->snap.reclaimable_pages++;
+}
+
 void page_file_start_writeback(struct sim *s, int32_t pfn)
 {
 	struct page *p = &s->pages[pfn];
@@ -190,7 +203,9 @@ void page_release(struct sim *s, int32_t pfn)
 		lb_del(s, &s->tasks[p->owner].pages, pfn);
 		break;
 	case PS_FILE_CLEAN:
-		la_del(s, &z->lists[ZL_FILE_CLEAN], pfn);
+	case PS_FILE_MAPPED:
+		la_del(s, &z->lists[p->state == PS_FILE_CLEAN ? ZL_FILE_CLEAN : ZL_FILE_MAPPED],
+		       pfn);
 		lb_del(s, &s->files[p->owner].pages, pfn);
 		z->snap.reclaimable_pages--;
 		break;

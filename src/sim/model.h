@@ -54,16 +54,17 @@
 
 /* Where a page frame is; every page is in exactly one of these. */
 enum page_state {
-	PS_FREE,       /* head of a free buddy block, on free_area[order][mt] */
-	PS_FREE_TAIL,  /* inside a free buddy block */
-	PS_ANON,       /* private anon page of a task: zone anon list, task's page list */
-	PS_FILE_CLEAN, /* page cache, clean: zone's clean file list, file's page list */
-	PS_FILE_DIRTY, /* page cache, dirty: the dirty list, file's page list */
-	PS_FILE_WB,    /* page cache under writeback: the writeback list, file's list or orphan */
-	PS_KERNEL,     /* unmovable kernel page owned by a task (its page list) */
-	PS_HUGE,       /* head of a hugetlb page: the pool list */
-	PS_HUGE_TAIL,  /* inside a hugetlb page */
-	PS_ISOLATED,   /* free page taken by compaction's free scanner */
+	PS_FREE,        /* head of a free buddy block, on free_area[order][mt] */
+	PS_FREE_TAIL,   /* inside a free buddy block */
+	PS_ANON,        /* private anon page of a task: zone anon list, task's page list */
+	PS_FILE_CLEAN,  /* page cache, clean: zone's clean file list, file's page list */
+	PS_FILE_DIRTY,  /* page cache, dirty: the dirty list, file's page list */
+	PS_FILE_WB,     /* page cache under writeback: the writeback list, file's list or orphan */
+	PS_FILE_MAPPED, /* mapped and referenced page cache (binaries): rotated, never freed */
+	PS_KERNEL,      /* unmovable kernel page owned by a task (its page list) */
+	PS_HUGE,        /* head of a hugetlb page: the pool list */
+	PS_HUGE_TAIL,   /* inside a hugetlb page */
+	PS_ISOLATED,    /* free page taken by compaction's free scanner */
 	NR_PAGE_STATES
 };
 
@@ -97,7 +98,7 @@ struct plist {
 };
 
 /* Zone LRU-ish lists (link A). File pages split by state: reclaim meets the clean ones first. */
-enum zone_list { ZL_ANON, ZL_FILE_CLEAN, NR_ZONE_LISTS };
+enum zone_list { ZL_ANON, ZL_FILE_CLEAN, ZL_FILE_MAPPED, NR_ZONE_LISTS };
 
 /*
  * struct sim_zone - one zone.
@@ -123,6 +124,9 @@ struct sim_zone {
 	unsigned long nr_kernel;
 	unsigned long nr_huge;
 	unsigned long nr_isolated;
+	uint64_t nr_frees;                /* pages freed to the zone, ever */
+	unsigned int compact_considered;  /* defer_compaction(): attempts skipped so far */
+	unsigned int compact_defer_shift; /* skip 1 << this many attempts after a failure */
 };
 
 /* Migratetypes the model keeps free lists for (index into free_area[][]). */
@@ -347,6 +351,7 @@ void zones_free(struct sim *s);
 struct sim_zone *page_zone(struct sim *s, int32_t pfn);
 int32_t buddy_alloc(struct sim *s, struct sim_zone *z, unsigned int order, int mt);
 void buddy_free(struct sim *s, int32_t pfn, unsigned int order);
+void buddy_take(struct sim *s, struct sim_zone *z, int32_t pfn);
 int gfp_migratetype(gfp_t gfp);
 int high_zoneidx(gfp_t gfp);
 unsigned long total_free_pages(const struct sim *s);
@@ -358,6 +363,7 @@ void page_make_kernel(struct sim *s, int32_t pfn, int task);
 void page_make_file_dirty(struct sim *s, int32_t pfn, int file);
 void page_file_start_writeback(struct sim *s, int32_t pfn);
 void page_file_end_writeback(struct sim *s, int32_t pfn);
+void page_make_file_mapped(struct sim *s, int32_t pfn, int file);
 void page_release(struct sim *s, int32_t pfn);
 unsigned long task_free_pages(struct sim *s, int task, bool anon_only);
 unsigned long file_remove(struct sim *s, int file);
@@ -385,8 +391,8 @@ void wakeup_kswapd(struct sim *s, unsigned int order, int classzone);
 uint64_t kswapd_step(struct sim *s, struct sim_task *t);
 
 /* compaction.c */
-unsigned long compact_zone_order(struct sim *s, struct sim_zone *z, unsigned int order,
-				 unsigned long *ret_migrated);
+bool compact_zone_order(struct sim *s, struct sim_zone *z, unsigned int order,
+			unsigned long *ret_migrated);
 
 /* slowpath.c */
 enum alloc_status { ALLOC_OK, ALLOC_WAIT, ALLOC_FAIL };

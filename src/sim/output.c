@@ -35,7 +35,7 @@ static const struct row rows[] = {
     R("out_of_memory() calls", "oom_calls", FL | HU | CL | SV, F_COUNT, oom_calls),
     R("OOM kills", "oom_kills", FL | HU | CL | SV, F_COUNT, oom_kills),
     R("waits for an exiting victim", "oom_waits", FL | SV, F_COUNT, oom_waits),
-    R("kills while free+reclaimable met min", "premature_kills", FL | CL, F_COUNT, premature_kills),
+    R("kills while free+freeable met min", "premature_kills", FL | CL, F_COUNT, premature_kills),
     R("kills while zone_reclaimable()", "reclaimable_kills", FL | CL, F_COUNT, reclaimable_kills),
     R("first kill (s after load start)", "first_kill_usec", FL | CL | SV, F_USEC, first_kill_usec),
     R("last kill (s after load start)", "last_kill_usec", FL, F_USEC, last_kill_usec),
@@ -51,6 +51,7 @@ static const struct row rows[] = {
     R("first victim exited (s)", "victim_exit_usec", SV, F_USEC, victim_exit_usec),
     R("smallest margin without OOM (MiB)", "fit_margin_kib", FI, F_KIB, fit_margin_kib),
     R("huge pages requested (most)", "huge_requested", HU, F_COUNT, huge_requested),
+    R("attempts still retrying at the budget", "budget_attempts", HU, F_COUNT, budget_attempts),
     R("virtual time at end (s)", "end_usec", ALL, F_USEC, end_usec),
 };
 
@@ -64,7 +65,8 @@ static void format_cell(char *buf, size_t len, const struct row *r, const struct
 			 sim_outcome_name(*(const enum sim_outcome *)(const void *)p));
 		break;
 	case F_COUNT:
-		if (r->off == offsetof(struct sim_result, huge_requested))
+		if (r->off == offsetof(struct sim_result, huge_requested) ||
+		    r->off == offsetof(struct sim_result, budget_attempts))
 			snprintf(buf, len, "%u", *(const unsigned int *)(const void *)p);
 		else
 			snprintf(buf, len, "%lu", *(const unsigned long *)(const void *)p);
@@ -180,7 +182,7 @@ int sim_write_plot(const char *script_path, const char *png_path, const char *cs
 
 	if (!f)
 		return -errno;
-	fprintf(f, "set datafile separator ','\nset terminal png size 1200,1100\n");
+	fprintf(f, "set datafile separator ','\nset terminal png size 1200,1100 noenhanced\n");
 	fprintf(f, "set output '%s'\nset key top right\nset xlabel 'virtual time (s)'\n", png_path);
 	fprintf(f,
 		"set multiplot layout %zu,1 title 'oomguard sim: %s (%u MiB, seed %" PRIu64 ")'\n",

@@ -67,6 +67,21 @@ int sim_scenario_parse(const char *name, enum sim_scenario *ret_sc)
 #define FLOOD_START_USEC      (10 * USEC_PER_SEC)
 #define DEBUG_CHECK_ALL_PAGES 16384ul
 
+/* Running binaries and libraries: file pages mapped and used all the time (boot). */
+static void prefill_mapped(struct sim *s, unsigned long pages)
+{
+	int f = s->nr_files++;
+
+	for (unsigned long i = 0; i < pages; i++) {
+		int32_t pfn = get_page_from_freelist(s, GFP_HIGHUSER_MOVABLE, 0,
+						     ALLOC_WMARK_LOW | ALLOC_CPUSET, ZONE_NORMAL);
+
+		if (pfn == NO_PFN)
+			break;
+		page_make_file_mapped(s, pfn, f);
+	}
+}
+
 int machine_init(struct sim *s, const struct sim_config *cfg, struct sim_result *res, uint64_t seed,
 		 bool stalled_device)
 {
@@ -98,6 +113,7 @@ int machine_init(struct sim *s, const struct sim_config *cfg, struct sim_result 
 	if (cfg->reaper)
 		s->reaper = task_create(s, TK_REAPER, "oom_reaper", 0, 0);
 	s->reaper_delay_usec = cfg->rule == RETRY_RULE_MAINLINE ? OOM_REAPER_DELAY_USEC : 0;
+	prefill_mapped(s, nr_pages / 128);
 	s->budget_usec = 600 * USEC_PER_SEC;
 	s->sample_usec = 100 * USEC_PER_MSEC;
 	return 0;
@@ -170,16 +186,36 @@ static void hugepages_phase(struct sim *s)
 	add_task(s, TK_HUGETLB, "hugetlb", want, s->now, true);
 }
 
+/* Clean page cache at boot (binaries, libraries, logs): what reclaim can always find. */
+static void prefill_clean_cache(struct sim *s, unsigned long pages)
+{
+	int f = s->nr_files++;
+
+	for (unsigned long i = 0; i < pages; i++) {
+		int32_t pfn = get_page_from_freelist(s, GFP_HIGHUSER_MOVABLE, 0,
+						     ALLOC_WMARK_LOW | ALLOC_CPUSET, ZONE_NORMAL);
+
+		if (pfn == NO_PFN)
+			break;
+		page_make_file_dirty(s, pfn, f);
+		page_file_start_writeback(s, pfn);
+		page_file_end_writeback(s, pfn);
+	}
+}
+
 static void setup_hugepages(struct sim *s)
 {
 	unsigned long eater_pages = total_managed_pages(s) / 10;
 
+	prefill_clean_cache(s, s->nr_pages / 20);
+	/* A machine is never quiet: kernel threads allocate and free a page now and then. */
+	add_task(s, TK_CHURNER, "kworker", 0, 0, false);
 	for (int e = 0; e < 10; e++)
 		add_task(s, TK_EATER, "mem_eater", eater_pages,
 			 sim_rand_below(s, 50 * USEC_PER_MSEC), true);
 	s->phase_hook = hugepages_phase;
 	s->settle_usec = 2 * USEC_PER_SEC;
-	s->budget_usec = 300 * USEC_PER_SEC;
+	s->budget_usec = 20 * USEC_PER_SEC;
 }
 
 /* Dirty page cache of a file on a device that never completes a write (a dead NFS server). */
@@ -238,14 +274,18 @@ static void csv_sample(struct sim *s)
 		loops, s->res->oom_calls, s->res->oom_kills, stalled);
 }
 
-/* The budget is spent: an allocation still in the slow path is a livelock, or, when the OOM
- * killer keeps waiting for a victim that does not exit, a stuck machine. */
+/* The budget is spent: an allocation still in the slow path is a livelock, or, when a victim
+ * the OOM killer chose never exited, a stuck machine. */
 static void budget_outcome(struct sim *s)
 {
 	const struct sim_task *worst = NULL;
+	bool victim_alive = false;
 
 	for (int i = 0; i < s->nr_tasks; i++) {
 		const struct sim_task *t = &s->tasks[i];
+
+		if (t->killed && t->run != TR_DEAD)
+			victim_alive = true;
 
 		if (t->alloc.active && t->run != TR_DEAD &&
 		    (!worst || t->alloc.start_usec < worst->alloc.start_usec))
@@ -254,7 +294,7 @@ static void budget_outcome(struct sim *s)
 	if (worst) {
 		uint64_t stall = s->now - worst->alloc.start_usec;
 
-		s->res->outcome = worst->alloc.last_oom_wait ? SIM_OUT_STUCK : SIM_OUT_LIVELOCK;
+		s->res->outcome = victim_alive ? SIM_OUT_STUCK : SIM_OUT_LIVELOCK;
 		if (stall > s->res->max_stall_usec) {
 			s->res->max_stall_usec = stall;
 			s->res->stalled_rounds = worst->alloc.rounds;
@@ -267,6 +307,9 @@ static void budget_outcome(struct sim *s)
 void machine_loop(struct sim *s)
 {
 	struct sim_event ev;
+#ifdef OOMGUARD_DEBUG
+	uint64_t checked_events = UINT64_MAX;
+#endif
 
 	if (s->cfg->csv)
 		event_push(s, 0, EV_SAMPLE, NO_TASK, 0);
@@ -307,9 +350,13 @@ void machine_loop(struct sim *s)
 		}
 		s->steps++;
 #ifdef OOMGUARD_DEBUG
-		/* Every step at the sizes tests use; every 64th on big machines. */
-		if (s->nr_pages <= DEBUG_CHECK_ALL_PAGES || !(s->steps % 64))
+		/* Every step that moved a page, at the sizes tests use; every 64th on big
+		 * machines. A step that moved no page cannot have broken a page invariant. */
+		if (s->res->page_events != checked_events &&
+		    (s->nr_pages <= DEBUG_CHECK_ALL_PAGES || !(s->steps % 64))) {
 			sim_check(s);
+			checked_events = s->res->page_events;
+		}
 #endif
 	}
 	s->res->end_usec = s->now;
@@ -471,6 +518,10 @@ static int run_hugepages(const struct sim_config *cfg, struct sim_result *res)
 		c.csv = NULL;
 		got = r.huge_obtained;
 		result_add(res, &r);
+		if (r.outcome != SIM_OUT_COMPLETED) {
+			res->outcome = r.outcome;
+			res->budget_attempts++;
+		}
 		res->huge_hist[got < SIM_HUGE_MAX ? got : SIM_HUGE_MAX - 1]++;
 		if (r.huge_requested > res->huge_requested)
 			res->huge_requested = r.huge_requested;

@@ -80,6 +80,7 @@ enum sim_outcome {
  * @huge_hist:          hugepages: how many attempts obtained each count
  * @huge_requested:     hugepages: pages requested (the most over the attempts)
  * @huge_obtained:      hugepages: pages obtained in one attempt
+ * @budget_attempts:    hugepages: attempts still allocating when the time budget ran out
  * @page_events:        page allocations, frees, state changes (for the benchmark)
  * @end_usec:           virtual time at the end
  */
@@ -111,6 +112,7 @@ struct sim_result {
 	unsigned int huge_hist[SIM_HUGE_MAX];
 	unsigned int huge_requested;
 	unsigned int huge_obtained;
+	unsigned int budget_attempts;
 	uint64_t page_events;
 	uint64_t end_usec;
 };

@@ -245,6 +245,7 @@ void buddy_free(struct sim *s, int32_t pfn, unsigned int order)
 
 	z->snap.free_pages += 1ul << order;
 	z->snap.pages_scanned = 0;
+	z->nr_frees++;
 	s->res->page_events++;
 	s->pages[pfn].state = PS_FREE_TAIL;
 	while (order < MAX_ORDER - 1) {
@@ -260,6 +261,15 @@ void buddy_free(struct sim *s, int32_t pfn, unsigned int order)
 	}
 	mt = s->pageblock_mt[pfn / (int32_t)PAGEBLOCK_PAGES];
 	area_add(s, z, pfn, order, mt);
+}
+
+/* Takes the free block headed at @pfn off its list whole (compaction's free scanner). */
+void buddy_take(struct sim *s, struct sim_zone *z, int32_t pfn)
+{
+	unsigned int order = s->pages[pfn].order;
+
+	area_del(s, z, pfn);
+	z->snap.free_pages -= 1ul << order;
 }
 
 unsigned long total_free_pages(const struct sim *s)

@@ -181,9 +181,9 @@ static void test_pid_reused(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_exit_before_pidfd_open, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_exit_before_signal, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_pid_reused, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_exit_before_pidfd_open, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_exit_before_signal, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_pid_reused, setup, teardown),
 	};
 	int fd, r;
 

@@ -25,7 +25,6 @@ run() { # name, args...
 	fi
 }
 for sc in $scenarios; do
-	[ "$sc" = hugepages ] && continue # TODO: until compaction lands
 	for rule in base rework mainline; do
 		run "$sc-$rule" "$sc" --policy "$rule" --mem-mib 32 --seed 1
 	done

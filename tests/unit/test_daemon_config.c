@@ -68,13 +68,13 @@ struct bad_conf {
 };
 
 static const struct bad_conf bad_confs[] = {
-	{"interval_msec = 5\n", ":1: bad value '5' for interval_msec"},
-	{"[oomguard]\nfoo = 1\n", ":2: unknown key 'foo'"},
-	{"[other]\ninterval_msec = 100\n", ":2: unknown section [other]"},
-	{"cgroup = relative/path\n", "bad value 'relative/path' for cgroup"},
-	{"dry_run = maybe\n", "bad value 'maybe' for dry_run"},
-	{"prefer_regex = (\n", "bad prefer_regex"},
-	{"this is not ini\n", ":1: syntax error"},
+    {"interval_msec = 5\n", ":1: bad value '5' for interval_msec"},
+    {"[oomguard]\nfoo = 1\n", ":2: unknown key 'foo'"},
+    {"[other]\ninterval_msec = 100\n", ":2: unknown section [other]"},
+    {"cgroup = relative/path\n", "bad value 'relative/path' for cgroup"},
+    {"dry_run = maybe\n", "bad value 'maybe' for dry_run"},
+    {"prefer_regex = (\n", "bad prefer_regex"},
+    {"this is not ini\n", ":1: syntax error"},
 };
 
 static void test_bad_files(void **state)
@@ -87,7 +87,8 @@ static void test_bad_files(void **state)
 		char err[256] = "";
 
 		write_conf(bad_confs[i].text);
-		if (build(&c, err, sizeof(err), 3, argv) != -EINVAL || !strstr(err, bad_confs[i].want))
+		if (build(&c, err, sizeof(err), 3, argv) != -EINVAL ||
+		    !strstr(err, bad_confs[i].want))
 			fail_msg("'%s': error '%s', want '%s'", bad_confs[i].text, err,
 				 bad_confs[i].want);
 	}
@@ -117,12 +118,12 @@ struct esc_case {
 };
 
 static const struct esc_case esc_cases[] = {
-	{"bash", "bash"},
-	{"a b", "a\\x20b"},
-	{"x\ny", "x\\x0ay"},
-	{"q\"\\", "q\\x22\\x5c"},
-	{"\x1b[31mred", "\\x1b[31mred"},
-	{"caf\xc3\xa9", "caf\\xc3\\xa9"},
+    {"bash", "bash"},
+    {"a b", "a\\x20b"},
+    {"x\ny", "x\\x0ay"},
+    {"q\"\\", "q\\x22\\x5c"},
+    {"\x1b[31mred", "\\x1b[31mred"},
+    {"caf\xc3\xa9", "caf\\xc3\\xa9"},
 };
 
 static void test_escape_comm(void **state)
@@ -166,9 +167,9 @@ static void test_log_prefix(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_file_then_options), cmocka_unit_test(test_bad_files),
-		cmocka_unit_test(test_bad_options),	  cmocka_unit_test(test_escape_comm),
-		cmocka_unit_test(test_log_prefix),
+	    cmocka_unit_test(test_file_then_options), cmocka_unit_test(test_bad_files),
+	    cmocka_unit_test(test_bad_options),       cmocka_unit_test(test_escape_comm),
+	    cmocka_unit_test(test_log_prefix),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -40,8 +40,9 @@ static struct daemon d;
 static int setup(void **state)
 {
 	char err[256];
-	char *argv[] = {"run", "--root", "tests/fixtures/k6.18", "--machine", "--cgroup",
-			"/sys/fs/cgroup/memory/oomguard-fixture", NULL};
+	char *argv[] = {"run",       "--root",   "tests/fixtures/k6.18",
+			"--machine", "--cgroup", "/sys/fs/cgroup/memory/oomguard-fixture",
+			NULL};
 
 	(void)state;
 	if (daemon_build_config(&d.cfg, 6, argv, err, sizeof(err)) < 0 ||
@@ -100,8 +101,8 @@ static void test_rounds_do_not_allocate(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_hook_counts),
-		cmocka_unit_test(test_rounds_do_not_allocate),
+	    cmocka_unit_test(test_hook_counts),
+	    cmocka_unit_test(test_rounds_do_not_allocate),
 	};
 
 	log_max_prio = LOG_PRIO_ERR;

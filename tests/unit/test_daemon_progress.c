@@ -22,32 +22,56 @@ struct progress_case {
 };
 
 #define MS100 100000
-#define SEC 1000000
-/* interval, stall events, stall usec, has stall, reclaimed, has reclaimed, refaulted, file, parked */
+#define SEC   1000000
+/* interval, stall events, stall usec, has stall, reclaimed, has reclaimed, refaulted, file, parked
+ */
 static const struct progress_case cases[] = {
-	{"quiet", {SEC, 0, 0, true, 0, true, 0, 0, false}, false, false, "no stalled allocation"},
-	{"refault trickle", {SEC, 0, 0, false, 0, false, 255, 13825, false}, false, false,
-	 "no stalled allocation"},
-	{"parked", {SEC, 0, 0, false, 0, false, 0, 0, true}, true, false, "tasks parked under_oom"},
-	/* Measured: 256 MiB group, 200 MiB anon, a 64 MiB file reread at 16 MB/s. */
-	{"v1 thrash", {SEC, 7, 0, false, 0, false, 3584, 13825, false}, true, false,
-	 "reclaim undone by refaults"},
-	{"v1 thrash, no failcnt", {SEC, 0, 0, false, 0, false, 2048, 13825, false}, true, false,
-	 "reclaim undone by refaults"},
-	/* A failcnt burst (charges retried while reclaim fails) is no reclaim to count. */
-	{"v1 thrash, failcnt burst", {SEC, 886, 0, false, 0, false, 5632, 13825, false}, true,
-	 false, "reclaim undone by refaults"},
-	/* Measured: writer + streaming reader + 100 MiB anon in 256 MiB. */
-	{"v1 healthy", {SEC, 1500, 0, false, 0, false, 0, 38000, false}, true, true,
-	 "reclaim stayed"},
-	{"v1 stale refaults", {SEC, 1860, 0, false, 0, false, 3680, 38000, false}, true, true,
-	 "reclaim stayed"},
-	{"machine healthy", {SEC, 3, 20000, true, 5000, true, 100, 0, false}, true, true,
-	 "reclaim stayed"},
-	{"machine refaults all", {SEC, 3, 20000, true, 5000, true, 5000, 0, false}, true, false,
-	 "reclaim undone by refaults"},
-	{"machine stall over bound", {SEC, 3, 600001, true, 5000, true, 0, 0, false}, true, false,
-	 "stall over bound"},
+    {"quiet", {SEC, 0, 0, true, 0, true, 0, 0, false}, false, false, "no stalled allocation"},
+    {"refault trickle",
+     {SEC, 0, 0, false, 0, false, 255, 13825, false},
+     false,
+     false,
+     "no stalled allocation"},
+    {"parked", {SEC, 0, 0, false, 0, false, 0, 0, true}, true, false, "tasks parked under_oom"},
+    /* Measured: 256 MiB group, 200 MiB anon, a 64 MiB file reread at 16 MB/s. */
+    {"v1 thrash",
+     {SEC, 7, 0, false, 0, false, 3584, 13825, false},
+     true,
+     false,
+     "reclaim undone by refaults"},
+    {"v1 thrash, no failcnt",
+     {SEC, 0, 0, false, 0, false, 2048, 13825, false},
+     true,
+     false,
+     "reclaim undone by refaults"},
+    /* A failcnt burst (charges retried while reclaim fails) is no reclaim to count. */
+    {"v1 thrash, failcnt burst",
+     {SEC, 886, 0, false, 0, false, 5632, 13825, false},
+     true,
+     false,
+     "reclaim undone by refaults"},
+    /* Measured: writer + streaming reader + 100 MiB anon in 256 MiB. */
+    {"v1 healthy", {SEC, 1500, 0, false, 0, false, 0, 38000, false}, true, true, "reclaim stayed"},
+    {"v1 stale refaults",
+     {SEC, 1860, 0, false, 0, false, 3680, 38000, false},
+     true,
+     true,
+     "reclaim stayed"},
+    {"machine healthy",
+     {SEC, 3, 20000, true, 5000, true, 100, 0, false},
+     true,
+     true,
+     "reclaim stayed"},
+    {"machine refaults all",
+     {SEC, 3, 20000, true, 5000, true, 5000, 0, false},
+     true,
+     false,
+     "reclaim undone by refaults"},
+    {"machine stall over bound",
+     {SEC, 3, 600001, true, 5000, true, 0, 0, false},
+     true,
+     false,
+     "stall over bound"},
 };
 
 static void test_progress_round(void **state)
@@ -184,10 +208,10 @@ static void test_progress_and_quiet_reset(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_progress_round),
-		cmocka_unit_test(test_thrash_reaches_oom),
-		cmocka_unit_test(test_healthy_never_oom),
-		cmocka_unit_test(test_progress_and_quiet_reset),
+	    cmocka_unit_test(test_progress_round),
+	    cmocka_unit_test(test_thrash_reaches_oom),
+	    cmocka_unit_test(test_healthy_never_oom),
+	    cmocka_unit_test(test_progress_and_quiet_reset),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

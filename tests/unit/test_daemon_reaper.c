@@ -41,10 +41,10 @@ struct reap_case {
 };
 
 static const struct reap_case cases[] = {
-	{"busy mmap lock, victim alive", true, -EAGAIN, false, REAP_SKIPPED, MAX_OOM_REAP_RETRIES,
-	 MAX_OOM_REAP_RETRIES},
-	{"no process_mrelease: wait on the pidfd", true, -ENOSYS, true, REAP_EXITED, 1, -1},
-	{"real process_mrelease on a killed child", false, 0, true, REAP_RELEASED, -1, 1},
+    {"busy mmap lock, victim alive", true, -EAGAIN, false, REAP_SKIPPED, MAX_OOM_REAP_RETRIES,
+     MAX_OOM_REAP_RETRIES},
+    {"no process_mrelease: wait on the pidfd", true, -ENOSYS, true, REAP_EXITED, 1, -1},
+    {"real process_mrelease on a killed child", false, 0, true, REAP_RELEASED, -1, 1},
 };
 
 static void test_reap_one(void **state)

@@ -74,9 +74,9 @@ static void test_v2_group(void **state)
 					   scratch, err, sizeof(err)),
 			 -ENOTDIR);
 	assert_non_null(strstr(err, "not a memory cgroup"));
-	assert_int_equal(scope_init_cgroup(&s, "tests/fixtures/v2", "/tmp/x", &m, scratch, err,
-					   sizeof(err)),
-			 -ENOTDIR);
+	assert_int_equal(
+	    scope_init_cgroup(&s, "tests/fixtures/v2", "/tmp/x", &m, scratch, err, sizeof(err)),
+	    -ENOTDIR);
 	assert_non_null(strstr(err, "v1 memory hierarchy: none"));
 }
 
@@ -107,9 +107,9 @@ static void test_v1_group(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_machine),
-		cmocka_unit_test(test_v2_group),
-		cmocka_unit_test(test_v1_group),
+	    cmocka_unit_test(test_machine),
+	    cmocka_unit_test(test_v2_group),
+	    cmocka_unit_test(test_v1_group),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -117,8 +117,9 @@ static void test_vmstat(void **state)
 		a = strtoull(k + 16, NULL, 10);
 		b = strtoull(d + 16, NULL, 10);
 		assert_true(v.pgsteal >= a + b);
-		assert_true(v.pgsteal < a + b + 1 + strtoull(strstr(buf, "\npgsteal_khugepaged ") + 20,
-							     NULL, 10));
+		assert_true(v.pgsteal <
+			    a + b + 1 +
+				strtoull(strstr(buf, "\npgsteal_khugepaged ") + 20, NULL, 10));
 	}
 }
 
@@ -178,15 +179,13 @@ static void test_pid_files(void **state)
 	assert_int_equal(read_pid_oom_score_adj(FIX "k6.18", 1234, &adj), 0);
 	assert_int_equal(adj, 0);
 
-	assert_int_equal(read_pid_cgroup(FIX "k4.4", 77, "memory", buf, sizeof(buf), path,
-					 sizeof(path)),
-			 0);
+	assert_int_equal(
+	    read_pid_cgroup(FIX "k4.4", 77, "memory", buf, sizeof(buf), path, sizeof(path)), 0);
 	assert_string_equal(path, "/user.slice/a b");
-	assert_int_equal(read_pid_cgroup(FIX "k4.4", 77, NULL, buf, sizeof(buf), path, sizeof(path)),
-			 -ENOENT);
-	assert_int_equal(read_pid_cgroup(FIX "k6.18", 1234, NULL, buf, sizeof(buf), path,
-					 sizeof(path)),
-			 0);
+	assert_int_equal(
+	    read_pid_cgroup(FIX "k4.4", 77, NULL, buf, sizeof(buf), path, sizeof(path)), -ENOENT);
+	assert_int_equal(
+	    read_pid_cgroup(FIX "k6.18", 1234, NULL, buf, sizeof(buf), path, sizeof(path)), 0);
 	assert_string_equal(path, "/");
 	assert_int_equal(read_pid_cgroup(FIX "k6.18", 1234, "memory", buf, sizeof(buf), path, 4),
 			 -ENAMETOOLONG);
@@ -210,7 +209,9 @@ static void test_cgroup_files(void **state)
 	assert_string_equal(m.v1_memory, "/a b");
 	assert_string_equal(m.v2, "");
 
-	assert_int_equal(read_memcg_v1_stat(FIX "k6.18/sys/fs/cgroup/memory/oomguard-fixture", buf, sizeof(buf), &s1), 0);
+	assert_int_equal(read_memcg_v1_stat(FIX "k6.18/sys/fs/cgroup/memory/oomguard-fixture", buf,
+					    sizeof(buf), &s1),
+			 0);
 	assert_true(s1.pgpgin > 0);
 	assert_int_equal(parse_memcg_v1_stat_buf("cache 4096\nrss 8192\ninactive_file 1\n"
 						 "active_file 2\npgpgin 3\npgpgout 4\n",
@@ -218,13 +219,16 @@ static void test_cgroup_files(void **state)
 			 0);
 	assert_int_equal(s1.rss_bytes, 8192);
 	assert_int_equal(s1.workingset_refault_file, 0);
-	assert_int_equal(read_memcg_v1_oom_control(FIX "k6.18/sys/fs/cgroup/memory/oomguard-fixture", &oc), 0);
+	assert_int_equal(
+	    read_memcg_v1_oom_control(FIX "k6.18/sys/fs/cgroup/memory/oomguard-fixture", &oc), 0);
 	assert_int_equal(oc.under_oom, 0);
 	assert_int_equal(parse_memcg_v1_oom_control_buf("oom_kill_disable 1\nunder_oom 1\n", &oc),
 			 0);
 	assert_int_equal(oc.oom_kill_disable, 1);
 	assert_int_equal(oc.under_oom, 1);
-	assert_int_equal(read_cgroup_u64(FIX "k6.18/sys/fs/cgroup/memory/oomguard-fixture", "memory.limit_in_bytes", &v), 0);
+	assert_int_equal(read_cgroup_u64(FIX "k6.18/sys/fs/cgroup/memory/oomguard-fixture",
+					 "memory.limit_in_bytes", &v),
+			 0);
 	assert_true(v > 0);
 
 	assert_int_equal(parse_memcg_v2_stat_buf("anon 10\nfile 20\ninactive_file 5\n"
@@ -310,13 +314,19 @@ static int p_u64(const char *b)
 }
 
 static const struct bad_case bad_cases[] = {
-	{"zoneinfo-bad-number", p_zone, -EINVAL}, {"zoneinfo-bad-header", p_zone, -EINVAL},
-	{"zoneinfo-truncated", p_zone, -ENODATA}, {"buddyinfo-bad", p_buddy, -EINVAL},
-	{"psi-bad-avg", p_psi, -EINVAL},	  {"psi-missing", p_psi, -EINVAL},
-	{"stat-no-paren", p_stat, -EINVAL},	  {"stat-short", p_stat, -EINVAL},
-	{"oom_score_adj-range", p_adj, -EINVAL},  {"oom_score_adj-junk", p_adj, -EINVAL},
-	{"memory.stat-bad", p_v1stat, -EINVAL},	  {"mountinfo-bad", p_mountinfo, -EINVAL},
-	{"u64-bad", p_u64, -EINVAL},
+    {"zoneinfo-bad-number", p_zone, -EINVAL},
+    {"zoneinfo-bad-header", p_zone, -EINVAL},
+    {"zoneinfo-truncated", p_zone, -ENODATA},
+    {"buddyinfo-bad", p_buddy, -EINVAL},
+    {"psi-bad-avg", p_psi, -EINVAL},
+    {"psi-missing", p_psi, -EINVAL},
+    {"stat-no-paren", p_stat, -EINVAL},
+    {"stat-short", p_stat, -EINVAL},
+    {"oom_score_adj-range", p_adj, -EINVAL},
+    {"oom_score_adj-junk", p_adj, -EINVAL},
+    {"memory.stat-bad", p_v1stat, -EINVAL},
+    {"mountinfo-bad", p_mountinfo, -EINVAL},
+    {"u64-bad", p_u64, -EINVAL},
 };
 
 static void test_malformed(void **state)
@@ -340,10 +350,10 @@ static void test_malformed(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_zoneinfo_618), cmocka_unit_test(test_zoneinfo_44),
-		cmocka_unit_test(test_zoneinfo_small_array), cmocka_unit_test(test_vmstat),
-		cmocka_unit_test(test_meminfo_psi),  cmocka_unit_test(test_pid_files),
-		cmocka_unit_test(test_cgroup_files), cmocka_unit_test(test_malformed),
+	    cmocka_unit_test(test_zoneinfo_618),         cmocka_unit_test(test_zoneinfo_44),
+	    cmocka_unit_test(test_zoneinfo_small_array), cmocka_unit_test(test_vmstat),
+	    cmocka_unit_test(test_meminfo_psi),          cmocka_unit_test(test_pid_files),
+	    cmocka_unit_test(test_cgroup_files),         cmocka_unit_test(test_malformed),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

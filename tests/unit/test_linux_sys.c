@@ -67,12 +67,12 @@ struct read_case {
 };
 
 static const struct read_case cases[] = {
-	{"plain", 0, 0, 4096, 1},
-	{"eintr below the bound", 0, SYS_EINTR_RETRIES - 1, 4096, 1},
-	{"eintr at the bound", 0, SYS_EINTR_RETRIES, 4096, -EINTR},
-	{"enomem on open", -ENOMEM, 0, 4096, -ENOMEM},
-	{"esrch on open (process gone)", -ESRCH, 0, 4096, -ESRCH},
-	{"buffer too small", 0, 0, 8, -E2BIG},
+    {"plain", 0, 0, 4096, 1},
+    {"eintr below the bound", 0, SYS_EINTR_RETRIES - 1, 4096, 1},
+    {"eintr at the bound", 0, SYS_EINTR_RETRIES, 4096, -EINTR},
+    {"enomem on open", -ENOMEM, 0, 4096, -ENOMEM},
+    {"esrch on open (process gone)", -ESRCH, 0, 4096, -ESRCH},
+    {"buffer too small", 0, 0, 8, -E2BIG},
 };
 
 static void test_read_file(void **state)
@@ -114,8 +114,8 @@ static void test_write_file_errors(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_read_file, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_write_file_errors, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_read_file, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_write_file_errors, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -26,6 +26,8 @@ static struct fixture *machine(bool reaper)
 	f->cfg.rule = RETRY_RULE_REWORK;
 	f->cfg.reaper = reaper;
 	assert_int_equal(machine_init(&f->s, &f->cfg, &f->res, 1, false), 0);
+	/* A bare machine: give back the boot page cache of running binaries (file 0). */
+	assert_true(file_remove(&f->s, 0) > 0);
 	return f;
 }
 
@@ -189,12 +191,45 @@ static void test_reaper_gives_up(void **state)
 	machine_put(f);
 }
 
+/* Compaction empties a pageblock of movable pages into free pages higher up, and the freed
+ * pageblock merges into a block of the order; an unmovable page pins its pageblock. */
+static void test_compaction(void **state)
+{
+	struct fixture *f = machine(false);
+	struct sim *s = &f->s;
+	struct sim_zone *z = &s->zones[ZONE_DMA32];
+	int t = task_create(s, TK_EATER, "frag", 0, 0);
+	unsigned long migrated = 0, used = 0;
+
+	(void)state;
+	/* Take every page of the zone, then free every other one: no block above order 0. */
+	for (int32_t pfn; (pfn = buddy_alloc(s, z, 0, MT_MOVABLE)) != NO_PFN;)
+		page_make_anon(s, pfn, t);
+	for (int32_t p = z->start_pfn; p < z->start_pfn + (int32_t)z->nr_pages; p += 2)
+		page_release(s, p);
+	/* Pin the first pageblock with an unmovable page. */
+	page_release(s, z->start_pfn + 1);
+	page_make_kernel(s, buddy_alloc(s, z, 0, MT_UNMOVABLE), t);
+	sim_check(s);
+	for (unsigned int o = PAGEBLOCK_ORDER; o < MAX_ORDER; o++)
+		assert_int_equal(z->snap.nr_free[o], 0);
+	used = s->tasks[t].nr_anon;
+	assert_true(compact_zone_order(s, z, PAGEBLOCK_ORDER, &migrated));
+	assert_int_equal(migrated, PAGEBLOCK_PAGES / 2);
+	assert_int_equal(z->snap.nr_free[PAGEBLOCK_ORDER], 1);
+	assert_int_equal(s->tasks[t].nr_anon, used); /* moved, not lost */
+	/* The pinned first pageblock was left alone. */
+	assert_int_equal(s->pages[z->start_pfn].state, PS_KERNEL);
+	sim_check(s);
+	machine_put(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_event_order),          cmocka_unit_test(test_shrink_zone),
 	    cmocka_unit_test(test_oom_waits_for_victim), cmocka_unit_test(test_reaper_reaps_anon),
-	    cmocka_unit_test(test_reaper_gives_up),
+	    cmocka_unit_test(test_reaper_gives_up),      cmocka_unit_test(test_compaction),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
