@@ -584,7 +584,7 @@ static void reload(struct daemon *d)
 			d->scopes[i].reserve_permille = d->cfg.reserve_permille;
 	}
 	log_max_prio = d->cfg.log_level;
-	d->reaper.reap = d->cfg.reap;
+	reaper_set_reap(&d->reaper, d->cfg.reap);
 	log_msg(LOG_PRIO_NOTICE, "config reloaded: %zu scopes, interval %u ms%s", d->nr_scopes,
 		d->cfg.interval_msec, d->cfg.dry_run ? ", dry run" : "");
 }
