@@ -21,6 +21,13 @@ static int join(char *out, size_t size, const char *a, const char *b)
 	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
 }
 
+const char *scope_kind_name(enum scope_kind kind)
+{
+	return kind == SCOPE_MACHINE     ? "machine"
+	       : kind == SCOPE_CGROUP_V1 ? "cgroup-v1"
+					 : "cgroup-v2";
+}
+
 int scope_init_machine(struct scope *s, const char *root, char *scratch)
 {
 	struct proc_meminfo mi;
