@@ -10,7 +10,11 @@ static bool is_user_task(const struct sim_task *t)
 	return t->kind != TK_KSWAPD && t->kind != TK_REAPER;
 }
 
-/* Counts the kill against the request's zones: could reclaim still have met the request? */
+/*
+ * Counts the kill against the request's zones: could reclaim still have met the request? Only the
+ * pages reclaim can free count (clean, dirty, under writeback), not the mapped pages of running
+ * binaries that the counters call reclaimable but that are referenced on every scan.
+ */
 static void account_kill(struct sim *s, gfp_t gfp, unsigned int order)
 {
 	struct zone_snapshot zones[MAX_NR_ZONES];
@@ -20,7 +24,10 @@ static void account_kill(struct sim *s, gfp_t gfp, unsigned int order)
 	fill_request(s, gfp, order, gfp_to_alloc_flags(gfp), zones, &req);
 	for (size_t i = 0; i < req.nr_zones; i++) {
 		const struct zone_snapshot *z = &zones[i];
-		long available = (long)(z->free_pages + z->reclaimable_pages);
+		const struct sim_zone *sz = &s->zones[z->idx];
+		unsigned long freeable =
+		    sz->lists[ZL_FILE_CLEAN].count + sz->nr_dirty + sz->nr_writeback;
+		long available = (long)(z->free_pages + freeable);
 
 		if (__zone_watermark_ok(z, order, min_wmark_pages(z), req.high_zoneidx,
 					req.alloc_flags, available))

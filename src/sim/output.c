@@ -35,7 +35,7 @@ static const struct row rows[] = {
     R("out_of_memory() calls", "oom_calls", FL | HU | CL | SV, F_COUNT, oom_calls),
     R("OOM kills", "oom_kills", FL | HU | CL | SV, F_COUNT, oom_kills),
     R("waits for an exiting victim", "oom_waits", FL | SV, F_COUNT, oom_waits),
-    R("kills while free+reclaimable met min", "premature_kills", FL | CL, F_COUNT, premature_kills),
+    R("kills while free+freeable met min", "premature_kills", FL | CL, F_COUNT, premature_kills),
     R("kills while zone_reclaimable()", "reclaimable_kills", FL | CL, F_COUNT, reclaimable_kills),
     R("first kill (s after load start)", "first_kill_usec", FL | CL | SV, F_USEC, first_kill_usec),
     R("last kill (s after load start)", "last_kill_usec", FL, F_USEC, last_kill_usec),
@@ -182,7 +182,7 @@ int sim_write_plot(const char *script_path, const char *png_path, const char *cs
 
 	if (!f)
 		return -errno;
-	fprintf(f, "set datafile separator ','\nset terminal png size 1200,1100\n");
+	fprintf(f, "set datafile separator ','\nset terminal png size 1200,1100 noenhanced\n");
 	fprintf(f, "set output '%s'\nset key top right\nset xlabel 'virtual time (s)'\n", png_path);
 	fprintf(f,
 		"set multiplot layout %zu,1 title 'oomguard sim: %s (%u MiB, seed %" PRIu64 ")'\n",

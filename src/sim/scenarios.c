@@ -274,14 +274,18 @@ static void csv_sample(struct sim *s)
 		loops, s->res->oom_calls, s->res->oom_kills, stalled);
 }
 
-/* The budget is spent: an allocation still in the slow path is a livelock, or, when the OOM
- * killer keeps waiting for a victim that does not exit, a stuck machine. */
+/* The budget is spent: an allocation still in the slow path is a livelock, or, when a victim
+ * the OOM killer chose never exited, a stuck machine. */
 static void budget_outcome(struct sim *s)
 {
 	const struct sim_task *worst = NULL;
+	bool victim_alive = false;
 
 	for (int i = 0; i < s->nr_tasks; i++) {
 		const struct sim_task *t = &s->tasks[i];
+
+		if (t->killed && t->run != TR_DEAD)
+			victim_alive = true;
 
 		if (t->alloc.active && t->run != TR_DEAD &&
 		    (!worst || t->alloc.start_usec < worst->alloc.start_usec))
@@ -290,7 +294,7 @@ static void budget_outcome(struct sim *s)
 	if (worst) {
 		uint64_t stall = s->now - worst->alloc.start_usec;
 
-		s->res->outcome = worst->alloc.last_oom_wait ? SIM_OUT_STUCK : SIM_OUT_LIVELOCK;
+		s->res->outcome = victim_alive ? SIM_OUT_STUCK : SIM_OUT_LIVELOCK;
 		if (stall > s->res->max_stall_usec) {
 			s->res->max_stall_usec = stall;
 			s->res->stalled_rounds = worst->alloc.rounds;
