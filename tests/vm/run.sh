@@ -4,19 +4,24 @@
 # of busybox-static, a static oomguard and the workloads, a scratch ext4 disk, under
 # qemu-system-x86_64 -accel tcg (2 GiB, 2 CPUs, no swap). Prints the guest's test lines and exits
 # non-zero when a test fails, the guest says nothing conclusive, or it times out.
-# Usage: tests/vm/run.sh [--quick] [base,daemon,flood]   (default: all tests, the full flood)
-#   --quick     a smaller flood (40 eaters of 80 MiB) for a shorter run
+# Usage: tests/vm/run.sh [--quick] [--runs=N] [base,daemon,flood]   (default: all, one full flood)
+#   --quick     a smaller flood (40 eaters of 80 MiB)
+#   --runs=N    run the flood N times (kernel alone, then oomguard, each time) and print medians
 #   VM_TIMEOUT  seconds before the guest is stopped (default 1500)
+#   VM_OOMGUARD a static oomguard binary (or script) to test instead of this tree's
+#   VM_LOGLEVEL the guest kernel's console loglevel (default 1; 4 shows the OOM kills as they come)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 out=build/vm
 root=$out/root
 flood=100x80
 tests=all
+runs=1
 for arg in "$@"; do
 	case $arg in
 	--quick) flood=40x80 ;;
-	--*) echo "usage: tests/vm/run.sh [--quick] [base,daemon,flood]" >&2; exit 2 ;;
+	--runs=*) runs=${arg#--runs=} ;;
+	--*) echo "usage: tests/vm/run.sh [--quick] [--runs=N] [base,daemon,flood]" >&2; exit 2 ;;
 	*) tests=$arg ;;
 	esac
 done
@@ -38,13 +43,19 @@ mkdir -p "$root"/{bin,dev,proc,sys,tmp,mnt,lib/modules}
 cp /bin/busybox "$root/bin/busybox"
 mknod -m 600 "$root/dev/console" c 5 1 2>/dev/null || true
 "$cc" "${static_flags[@]}" -o "$root/bin/vm_eater" tests/vm/vm_eater.c
+"$cc" "${static_flags[@]}" -o "$root/bin/vm_watch" tests/vm/vm_watch.c
 # oomguard from the objects `make oomguard` built, linked statically (libinih ships libinih.a).
-make -s oomguard >/dev/null
-objs=()
-for src in src/policy/*.c src/sim/*.c src/linux/*.c src/daemon/*.c src/cli/*.c; do
-	[ -f "$src" ] && objs+=("build/rel/${src%.c}.o")
-done
-"$cc" -static -o "$root/bin/oomguard" "${objs[@]}" -linih -lpthread -lm
+# VM_OOMGUARD=FILE puts another (static) oomguard into the guest instead.
+if [ -n "${VM_OOMGUARD:-}" ]; then
+	install -m 0755 "$VM_OOMGUARD" "$root/bin/oomguard"
+else
+	make -s oomguard >/dev/null
+	objs=()
+	for src in src/policy/*.c src/sim/*.c src/linux/*.c src/daemon/*.c src/cli/*.c; do
+		[ -f "$src" ] && objs+=("build/rel/${src%.c}.o")
+	done
+	"$cc" -static -o "$root/bin/oomguard" "${objs[@]}" -linih -lpthread -lm
+fi
 for t in tools/*.c; do
 	[ -f "$t" ] || continue
 	"$cc" "${static_flags[@]}" -o "$root/bin/$(basename "$t" .c)" "$t" -linih -lpthread -lm
@@ -72,7 +83,7 @@ log=$out/serial.log
 qemu=(qemu-system-x86_64 -accel tcg -m 2048 -smp 2 -nodefaults -display none -no-reboot
 	-serial stdio -kernel "$kernel" -initrd "$out/initramfs.cpio.gz"
 	-drive "file=$out/disk.img,format=raw,if=virtio,cache=unsafe"
-	-append "console=ttyS0 loglevel=1 panic=-1 log_buf_len=8M vmtests=$tests vmflood=$flood")
+	-append "console=ttyS0 loglevel=${VM_LOGLEVEL:-1} panic=-1 log_buf_len=8M vmtests=$tests vmflood=$flood vmruns=$runs")
 
 # The guest's memory lives in the qemu process: keep it in a host memory cgroup with a limit.
 hostcg=""
@@ -96,11 +107,12 @@ else
 	echo "run.sh: no host memory cgroup; qemu's -m 2048 alone bounds the guest" >&2
 fi
 
-echo "run.sh: booting $kernel under TCG (tests: $tests, flood: $flood, timeout ${timeout_s} s)"
+echo "run.sh: booting $kernel under TCG (tests: $tests, flood: $flood x $runs, timeout ${timeout_s} s)"
 start=$(date +%s)
 set +e
 (
 	[ -n "$hostcg" ] && echo $BASHPID >"$hostcg/cgroup.procs"
+	echo $BASHPID >"$out/qemu.pid" # `kill $(cat build/vm/qemu.pid)` stops the guest
 	exec timeout -k 10 "$timeout_s" "${qemu[@]}" </dev/null
 ) | tee "$log" | sed -u "s/\r$//" | grep --line-buffered -E "^(PASS|FAIL|SKIP|INFO|init:|tests:)"
 rc=${PIPESTATUS[0]}

@@ -8,73 +8,113 @@ FLOOD_EATERS=${vmflood%x*}
 FLOOD_MIB=${vmflood#*x}
 FLOOD_QUIET_CS=1000 # settled: every live eater populated and no OOM kill for 10 s
 FLOOD_CAP_CS=90000  # give up after 900 s
+FLOOD_DIRTY_MIB=96 # the eaters start once this much page cache is dirty or under writeback
 
 meminfo_kib() { awk -v k="$1:" '$1 == k { print $2 }' /proc/meminfo; }
 psi_full_us() { awk '/^full/ { sub("total=", "", $5); print $5 }' /proc/pressure/memory; }
 
-# flood_count CGROUP: sets live (eaters still in the cgroup) and ready (those fully populated).
-flood_count() {
-	live=0 ready=0
-	for p in $(cat "$1/cgroup.procs" 2>/dev/null); do
-		if [ -e "$READY/$p" ]; then
-			ready=$((ready + 1))
-			live=$((live + 1))
-		elif { read -r c <"/proc/$p/comm"; } 2>/dev/null && [ "$c" = vm_eater ]; then
-			live=$((live + 1))
-		fi
-	done
+WATCH=/tmp/watch.log
+
+# watch_read: the uptime (cs) of the last kill that vm_watch saw (an oom_kill increment or one
+# live eater fewer) in wlast, T0 when none; and the last line's figures in live and ready.
+watch_read() {
+	set -- $(awk -v t0="$t0" 'NR > 1 && ($2 > k || $3 < l) { t = $1 }
+		{ k = $2; l = $3; live = $3; ready = $4 }
+		END { printf "%d %d %d", t ? t : t0, live, ready }' "$WATCH")
+	wlast=$1 live=$2 ready=$3
 }
 
-# flood_run LABEL: one run of the scenario; LABEL names its figures. Sets flood_why to the
-# reasons it failed (empty when it settled with kills inside the flood only).
+# flood_run LABEL [run ARGS...]: one run of the scenario; LABEL names its figures. With "run",
+# `oomguard run ARGS` (no ARGS: the machine scope) watches from before the writers start. Sets
+# flood_why to the reasons it failed (empty when it settled with kills inside the flood only).
 flood_run() {
 	label=$1
+	shift
 	flood_why=""
+	og_pid=""
 	cg=$(cg_new oomguard-test-flood) || { flood_why="cannot create a cgroup"; return; }
+	if [ "${1:-}" = run ]; then
+		shift
+		: >"$OG_LOG"
+		og_start "$@" || { flood_why="oomguard run exited at once: $(tail -n 3 "$OG_LOG")"; return; }
+	fi
 	rm -rf "$READY" && mkdir -p "$READY"
 	dmesg -c >/dev/null
 	disk=${VM_DISK:-/tmp}
 	oom0=$(field /proc/vmstat oom_kill)
 	psi0=$(psi_full_us)
+	tw=$(now_cs)
 	for w in 1 2; do
 		spawn "$cg" sh -c "while :; do dd if=/dev/zero of=$disk/writer$w bs=4M count=100 2>/dev/null; rm -f $disk/writer$w; done"
 	done
 	sleep 10
+	# The scenario wants a lot of dirty page cache when the eaters come; a writer that has just
+	# removed its file has none: wait for one that is writing (at most 20 s more).
+	i=0
+	while [ $(($(meminfo_kib Dirty) + $(meminfo_kib Writeback))) -lt $((FLOOD_DIRTY_MIB << 10)) ] &&
+		[ $i -lt 200 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
 	dirty_kib=$(meminfo_kib Dirty)
 	wb_kib=$(meminfo_kib Writeback)
 	cached_kib=$(meminfo_kib Cached)
+	: >"$WATCH"
+	vm_watch "$cg" "$READY" "$WATCH" &
+	w_pid=$!
 	t0=$(now_cs)
 	i=0
 	while [ $i -lt "$FLOOD_EATERS" ]; do
 		spawn "$cg" vm_eater "$FLOOD_MIB" "$READY"
 		i=$((i + 1))
 	done
-	last=$t0 prev=$oom0 settled=0
+	# A heartbeat of its own, so a flood that stalls the harness still shows how it goes.
+	(
+		while sleep 30; do
+			echo "INFO flood-$label: heartbeat at $(secs $(($(now_cs) - t0))) s:" \
+				"oom_kill +$(($(field /proc/vmstat oom_kill) - oom0))," \
+				"MemAvailable $(($(meminfo_kib MemAvailable) >> 10)) MiB" \
+				"${og_pid:+oomguard: $(tail -n 1 "$OG_LOG" 2>/dev/null | cut -c1-160)}"
+		done
+	) &
+	hb=$!
+	# Settled: every live eater populated and no kill for 10 s, by vm_watch's clock.
+	settled=0
 	while :; do
 		sleep 1
 		now=$(now_cs)
-		oom=$(field /proc/vmstat oom_kill)
-		if [ "$oom" != "$prev" ]; then
-			last=$now prev=$oom
-		fi
-		flood_count "$cg"
-		if [ $live = $ready ] && [ $((now - last)) -ge $FLOOD_QUIET_CS ]; then
+		watch_read
+		if [ $live = $ready ] && [ $((now - wlast)) -ge $FLOOD_QUIET_CS ]; then
 			settled=1
 			break
 		fi
 		[ $((now - t0)) -ge $FLOOD_CAP_CS ] && break
 	done
+	last=$wlast
+	kill $w_pid 2>/dev/null
+	oom=$(field /proc/vmstat oom_kill)
+	kill $hb 2>/dev/null
 	kills=$((oom - oom0))
+	gone=$((FLOOD_EATERS - ready))
+	kernel_eaters=$(dmesg | grep -c 'Killed process [0-9]* (vm_eater)')
+	if [ -n "$og_pid" ]; then
+		[ -d "/proc/$og_pid" ] || flood_why="$flood_why oomguard died: $(tail -n 3 "$OG_LOG");"
+		og_stop
+		[ $og_rc = 0 ] || flood_why="$flood_why oomguard stopped with status $og_rc on SIGTERM;"
+		info "flood-$label: eaters killed $gone: oomguard $((gone - kernel_eaters)), kernel $kernel_eaters;" \
+			"oomguard's log: $(grep -c ' kill ' "$OG_LOG") kill lines," \
+			"$(grep -c 'resolved before kill' "$OG_LOG") 'resolved before kill'"
+	fi
 	stall_ms=$((($(psi_full_us) - psi0) / 1000))
 	avail_kib=$(meminfo_kib MemAvailable)
 	killed=$(dmesg | grep -c 'Killed process')
 	victims=$(dmesg | sed -n 's/.*Killed process [0-9]* (\([^)]*\)).*/\1/p' | sort | uniq -c |
 		awk '{ printf "%s%s=%s", s, $2, $1; s = "," }')
-	info "flood-$label: ${FLOOD_EATERS}x${FLOOD_MIB} MiB after 10 s of writers" \
+	info "flood-$label: ${FLOOD_EATERS}x${FLOOD_MIB} MiB after $(secs $((t0 - tw))) s of writers" \
 		"(Dirty $((dirty_kib / 1024)) MiB, Writeback $((wb_kib / 1024)) MiB, Cached $((cached_kib / 1024)) MiB)"
 	info "flood-$label: oom_kill=$kills, dmesg 'Killed process'=$killed" \
 		"(${victims:-none}), survivors=$ready eaters ($((ready * FLOOD_MIB)) MiB)"
-	info "flood-$label: last OOM kill $(secs $((last - t0))) s after the eaters started," \
+	info "flood-$label: last kill $(secs $((last - t0))) s after the eaters started," \
 		"settled=$settled at $(secs $((now - t0))) s, memory full-stall $stall_ms ms," \
 		"MemAvailable after $((avail_kib / 1024)) MiB"
 	[ $settled = 1 ] || flood_why="$flood_why not settled after $(secs $FLOOD_CAP_CS) s;"
@@ -86,9 +126,39 @@ flood_run() {
 	wait 2>/dev/null
 }
 
-flood_run kernel
-if [ "$kills" -ge 1 ] || [ -n "$flood_why" ]; then
-	verdict flood-kernel "$flood_why"
+# median N...: the middle value (the lower one of the two middle values for an even count).
+median() { echo "$@" | tr ' ' '\n' | sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
+
+# Each run: the kernel alone, then (when built) oomguard watching the machine. vmruns=N repeats.
+# The selection "flood-oomguard" instead of "flood" runs oomguard's half only.
+FLOOD_RUNS=${vmruns:-1}
+k_why="" k_last="" k_gone="" k_stall="" o_why="" o_last="" o_gone="" o_stall="" o_ours=""
+r=1
+while [ $r -le "$FLOOD_RUNS" ]; do
+	if want flood; then
+		flood_run kernel-$r
+		[ "$kills" -ge 1 ] || flood_why="$flood_why the flood caused no OOM kill;"
+		k_why="$k_why$flood_why" k_last="$k_last $((last - t0))" k_gone="$k_gone $gone"
+		k_stall="$k_stall $stall_ms"
+	fi
+	if og_built; then
+		flood_run oomguard-$r run
+		[ $gone -ge 1 ] || flood_why="$flood_why no eater was killed;"
+		o_why="$o_why$flood_why" o_last="$o_last $((last - t0))" o_gone="$o_gone $gone"
+		o_stall="$o_stall $stall_ms" o_ours="$o_ours $((gone - kernel_eaters))"
+	fi
+	r=$((r + 1))
+done
+if want flood; then
+	info "flood summary, median of $FLOOD_RUNS run(s): kernel alone: $(median $k_gone) eaters killed," \
+		"last kill after $(secs "$(median $k_last)") s, full stall $(median $k_stall) ms"
+	verdict flood-kernel "$k_why"
+fi
+if og_built; then
+	info "flood summary, median of $FLOOD_RUNS run(s): oomguard: $(median $o_gone) eaters killed" \
+		"($(median $o_ours) by oomguard), last kill after $(secs "$(median $o_last)") s," \
+		"full stall $(median $o_stall) ms"
+	verdict flood-oomguard "$o_why"
 else
-	verdict flood-kernel " the flood caused no OOM kill: it is too small to test anything;"
+	skip flood-oomguard "daemon not built ($(oomguard run --help 2>&1 | head -n 1))"
 fi

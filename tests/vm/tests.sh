@@ -3,7 +3,7 @@
 # The tests that run inside the guest (cgroup v2, no swap, 2 GiB): one line per test, "PASS name",
 # "FAIL name: why" or "SKIP name: why", figures on "INFO" lines, and a closing
 # "N passed, N failed, N skipped". Usage: tests.sh all|LIST  (LIST: comma-separated of base,
-# daemon, flood). The flood size comes from the environment: vmflood=EATERSxMIB (default 100x80).
+# daemon, flood, flood-oomguard). The flood size comes from the environment: vmflood=EATERSxMIB (default 100x80).
 sel=${1:-all}
 CG=/sys/fs/cgroup
 READY=/tmp/ready
@@ -81,6 +81,26 @@ wait_exit() {
 	return $rc
 }
 
+OG_LOG=/tmp/oomguard.log
+
+# og_built: 0 when this oomguard has a daemon (`oomguard run --help` succeeds).
+og_built() { oomguard run --help >/dev/null 2>&1; }
+
+# og_start ARGS...: start `oomguard run ARGS` in the background (in the root cgroup), log to OG_LOG.
+og_start() {
+	oomguard run "$@" >>"$OG_LOG" 2>&1 &
+	og_pid=$!
+	sleep 1
+	[ -d "/proc/$og_pid" ]
+}
+
+# og_stop: SIGTERM the daemon and collect its exit status in og_rc (137 after a forced stop).
+og_stop() {
+	kill -TERM "$og_pid" 2>/dev/null
+	wait_exit "$og_pid" 10
+	og_rc=$?
+}
+
 # (a) The v2 memory controller is there with the files the daemon reads and writes.
 test_v2_files() {
 	name=v2-memory-files
@@ -133,16 +153,70 @@ test_kernel_oom() {
 	verdict $name "$why"
 }
 
+# (b2) The kernel alone under memory.high with no swap: an eater past the high boundary is throttled,
+# not killed, and it stays stuck: the state that a user-space killer exists for on cgroup v2.
+test_kernel_high() {
+	name=kernel-high-throttles-v2
+	cg=$(cg_new oomguard-test-high) || { fail $name "cannot create a cgroup"; return; }
+	echo 64M >"$cg/memory.high"
+	why=""
+	spawn "$cg" vm_eater 128 "$READY"
+	pid=$!
+	sleep 8
+	[ -d "/proc/$pid" ] || why="$why the eater is gone;"
+	[ -e "$READY/$pid" ] && why="$why the eater got all 128 MiB past a 64 MiB memory.high;"
+	high=$(field "$cg/memory.events" high)
+	kills=$(field "$cg/memory.events" oom_kill)
+	[ "$high" -ge 1 ] || why="$why memory.events high stayed 0;"
+	[ "$kills" = 0 ] || why="$why the kernel OOM-killed ($kills);"
+	cur_mib=$(($(cat "$cg/memory.current") >> 20))
+	info "$name: 128 MiB eater under memory.high 64 MiB after 8 s: memory.current $cur_mib MiB," \
+		"memory.events high=$high oom_kill=$kills, $(grep '^some' "$cg/memory.pressure")"
+	cg_del "$cg"
+	wait $pid 2>/dev/null
+	verdict $name "$why"
+}
+
+# (b3) The kernel alone with memory.oom.group=1: one OOM kills every task of the cgroup.
+test_kernel_oom_group() {
+	name=kernel-oom-group-v2
+	cg=$(cg_new oomguard-test-group) || { fail $name "cannot create a cgroup"; return; }
+	echo 64M >"$cg/memory.max"
+	echo 1 >"$cg/memory.oom.group"
+	why=""
+	spawn "$cg" vm_eater 8 "$READY"
+	small1=$!
+	spawn "$cg" vm_eater 8 "$READY"
+	small2=$!
+	wait_ready $small1 60 && wait_ready $small2 60 || why="$why the small eaters did not start;"
+	spawn "$cg" vm_eater 128 "$READY"
+	big=$!
+	wait_exit $big 60
+	wait_exit $small1 10
+	rc1=$?
+	wait_exit $small2 10
+	rc2=$?
+	kills=$(field "$cg/memory.events" oom_kill)
+	group=$(field "$cg/memory.events" oom_group_kill)
+	[ $rc1 = 137 ] && [ $rc2 = 137 ] || why="$why the small eaters ended with $rc1 and $rc2, not SIGKILL;"
+	[ "$kills" -ge 3 ] || why="$why memory.events oom_kill=$kills, not 3;"
+	info "$name: memory.events oom_kill=$kills oom_group_kill=$group"
+	cg_del "$cg"
+	verdict $name "$why"
+}
+
 mkdir -p "$READY"
 echo "tests: start at $(cut -d' ' -f1 /proc/uptime) s, selection '$sel'"
 if want base; then
 	test_v2_files
 	test_kernel_oom
+	test_kernel_high
+	test_kernel_oom_group
 fi
 if want daemon; then
 	. /tests-daemon.sh
 fi
-if want flood; then
+if want flood || want flood-oomguard; then
 	. /tests-flood.sh
 fi
 echo "tests: end at $(cut -d' ' -f1 /proc/uptime) s"
