@@ -527,6 +527,13 @@ void scope_decide(struct scope *s, const struct config *c)
 		return;
 	}
 	s->quiet_rounds = 0;
+	if (s->round.hold) {
+		memset(&s->decision, 0, sizeof(s->decision));
+		s->decision.verdict = RETRY_RECLAIM;
+		s->decision.no_progress_loops = s->retry.no_progress_loops;
+		s->decision.reason = "count held";
+		return;
+	}
 	scope_build_request(s, &req);
 	reclaim_retry_decide(RETRY_RULE_REWORK, &req,
 			     s->round.progress ? (unsigned long)s->round.net_reclaimed : 0,
