@@ -158,6 +158,8 @@ bars stuck time_to_free_s stuck-time-to-free "stuck victim: time from the limit 
 bars flood time_to_last_kill_s flood-time-to-last-kill "flood: time from the eaters' start to the last kill" "s" 0
 
 mib() { echo $(($(meta "$1") / 1024)); }
+# has SCEN: the run has figures for SCEN (a report covers only the scenarios that ran).
+has() { awk -F'\t' -v s="$1" '$1 == s { f = 1; exit } END { exit !f }' "$results"; }
 {
 	cat <<EOF
 # oomguard bench: the cover letter's scenarios on the real kernel
@@ -180,6 +182,8 @@ To rerun: \`make bench\` (this size) or \`bench/run.sh --full\` (the cover lette
 ## Contenders
 $(for w in "${who_all[@]}"; do awk -v w="$w" '$1 == "contender" && $2 == w { if ($3 == "ok") print "- " w ": ran"; else { $1 = $2 = $3 = ""; sub(/^ +/, ""); print "- " w ": **not available**: " $0 } }' "$out/meta"; done)
 
+EOF
+has flood && cat <<EOF
 ## 1. Flood
 2 writers (4 MiB blocks, $(mib WRITER_SIZE_KIB) MiB files, removed and rewritten) for $(meta WARMUP_S) s, then
 $(meta FLOOD_N) eaters of $(mib FLOOD_EATER_KIB) MiB at once in a $(mib FLOOD_LIMIT_KIB) MiB group. Settled when every
@@ -200,6 +204,8 @@ $(table flood kills:kills premature:premature failed_to_start:'never started' ke
 
 ![flood time to last kill](${rel}/flood-time-to-last-kill.png)
 
+EOF
+has fit && cat <<EOF
 ## 2. Fit
 2 writers for $(meta WARMUP_S) s, then 10 eaters of one size in a $(mib FIT_LIMIT_KIB) MiB group; the size is
 bisected ($(meta FIT_STEPS) probes per run, each probe a fresh group) for the largest at which all 10 survive
@@ -208,6 +214,8 @@ late lets the workload use its memory).
 
 $(table fit max_eater_mib:'largest eater (MiB)' margin_mib:'margin to the limit (MiB)')
 
+EOF
+has thrash && cat <<EOF
 ## 3. Thrash
 $(mib THRASH_ANON_KIB) MiB of anonymous memory plus a $(mib THRASH_FILE_KIB) MiB file reread in a loop, in a
 $(mib THRASH_LIMIT_KIB) MiB group whose disk reads are throttled to $(($(meta THRASH_READ_BPS) / 1048576)) MiB/s (blkio): the file never fits,
@@ -218,6 +226,8 @@ $(table thrash time_to_kill_s:'time to kill (s)':$(($(meta THRASH_MAX_MS) / 1000
 
 ![thrash time to kill](${rel}/thrash-time-to-kill.png)
 
+EOF
+has stuck && cat <<EOF
 ## 4. Stuck victim
 An eater of $(mib STUCK_VICTIM_KIB) MiB is frozen (cgroup freezer: it cannot run, so it cannot exit), then a second of
 $(mib STUCK_SECOND_KIB) MiB starts in the $(mib STUCK_LIMIT_KIB) MiB group. Time from the group reaching its limit
@@ -228,6 +238,8 @@ $(table stuck time_to_free_s:'time to free (s)':$(($(meta STUCK_MAX_MS) / 1000))
 
 ![stuck time to free](${rel}/stuck-time-to-free.png)
 
+EOF
+cat <<EOF
 ## Notes
 - Medians over the runs; a median of "none" means most runs saw no kill (or no freeing) in time.
 - Other work ran on the same 2-CPU machine during the bench, so times spread between runs; the

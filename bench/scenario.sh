@@ -85,20 +85,28 @@ start_writers() {
 	tick "$WARMUP_S"
 }
 
-# eaters N SIZE_KIB MAX_MS SETTLE_MS: start N eaters at once and wait until every one still alive
-# is ready and no task died for SETTLE_MS (or MAX_MS passed). Logs settled/timeout.
-eaters() {
-	local n=$1 size_kib=$2 max_ms=$3 settle_ms=$4 i start last alive ready prev_alive line
-	local -a pids=() is_ready=()
-	# All eaters are forked first and wait at a gate, then allocate together.
+# eaters_spawn N SIZE_KIB: start N eaters that wait at a gate before taking any memory. They are
+# started before the writers fill the group with page cache: an exec into a full group can fail
+# (ENOMEM under oom_kill_disable), which would test the exec, not the OOM handling.
+eaters_spawn() {
+	local i
+	EATER_N=$1
+	EATER_PIDS=()
 	rm -f "$dir/gate"
-	for ((i = 1; i <= n; i++)); do
-		spawn "$dir/eater.$i" "$tools/mem_eater" -G "$dir/gate" "${size_kib}K"
-		pids[i]=$SPAWNED
-		is_ready[i]=0
+	for ((i = 1; i <= EATER_N; i++)); do
+		spawn "$dir/eater.$i" "$tools/mem_eater" -G "$dir/gate" "${2}K"
+		EATER_PIDS[i]=$SPAWNED
 	done
+}
+
+# eaters_go MAX_MS SETTLE_MS: open the gate (all eaters allocate at once) and wait until every
+# eater still alive is ready and no eater died for SETTLE_MS (or MAX_MS passed).
+# Logs eaters_started, then settled or timeout; sets EATERS_ALIVE.
+eaters_go() {
+	local max_ms=$1 settle_ms=$2 n=$EATER_N i start last alive ready prev_alive line
+	local -a is_ready=()
 	: >"$dir/gate"
-	ev eaters_started "$n" "$size_kib"
+	ev eaters_started "$n"
 	now_ms
 	start=$NOW last=$NOW prev_alive=$n
 	EATERS_ALIVE=$n
@@ -106,25 +114,25 @@ eaters() {
 		tick 0.1
 		alive=0 ready=0
 		for ((i = 1; i <= n; i++)); do
-			kill -0 "${pids[i]}" 2>/dev/null || continue
+			kill -0 "${EATER_PIDS[i]}" 2>/dev/null || continue
 			alive=$((alive + 1))
-			if [ "${is_ready[i]}" = 0 ] && [ -s "$dir/eater.$i" ]; then
+			if [ "${is_ready[i]:-0}" = 0 ] && [ -s "$dir/eater.$i" ]; then
 				read -r line <"$dir/eater.$i"
 				[[ $line == ready* ]] && is_ready[i]=1
 			fi
-			[ "${is_ready[i]}" = 1 ] && ready=$((ready + 1))
+			[ "${is_ready[i]:-0}" = 1 ] && ready=$((ready + 1))
 		done
 		EATERS_ALIVE=$alive
 		now_ms
 		[ "$alive" -ne "$prev_alive" ] && last=$NOW prev_alive=$alive
 		if [ "$ready" -eq "$alive" ] && [ $((NOW - last)) -ge "$settle_ms" ]; then
 			ev settled "$alive" "$ready"
-			eater_exits "$n" "${pids[@]:1}"
+			eater_exits "$n" "${EATER_PIDS[@]:1}"
 			return 0
 		fi
 		if [ $((NOW - start)) -ge "$max_ms" ]; then
 			ev timeout "$alive" "$ready"
-			eater_exits "$n" "${pids[@]:1}"
+			eater_exits "$n" "${EATER_PIDS[@]:1}"
 			return 1
 		fi
 	done
@@ -146,15 +154,17 @@ eater_exits() {
 }
 
 scen_flood() {
+	eaters_spawn "$FLOOD_N" "$FLOOD_EATER_KIB"
 	start_writers
 	ev flood_start
-	eaters "$FLOOD_N" "$FLOOD_EATER_KIB" "$FLOOD_MAX_MS" "$FLOOD_SETTLE_MS"
+	eaters_go "$FLOOD_MAX_MS" "$FLOOD_SETTLE_MS"
 }
 
 scen_fit() {
+	eaters_spawn 10 "$FIT_EATER_KIB"
 	start_writers
 	ev fit_start "$FIT_EATER_KIB"
-	if eaters 10 "$FIT_EATER_KIB" "$FIT_MAX_MS" "$FIT_HOLD_MS" && [ "$EATERS_ALIVE" -eq 10 ]; then
+	if eaters_go "$FIT_MAX_MS" "$FIT_HOLD_MS" && [ "$EATERS_ALIVE" -eq 10 ]; then
 		ev fit_result ok
 	else
 		ev fit_result killed

@@ -122,18 +122,8 @@ int main(int argc, char **argv)
 	}
 	for (size_t i = 0; i < CHUNK_BYTES; i++)
 		chunk[i] = (unsigned char)(i * 13 + 1);
-	anon_bytes = (size_t)anon_kib * 1024;
-	if (anon_bytes) {
-		anon = mmap(NULL, anon_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-			    -1, 0);
-		if (anon == MAP_FAILED) {
-			perror("thrasher: mmap");
-			free(chunk);
-			return 1;
-		}
-		for (size_t o = 0; o < anon_bytes; o += TOOL_PAGE_SIZE)
-			anon[o] = (unsigned char)(o / TOOL_PAGE_SIZE);
-	}
+	/* The file first: written beside the anon memory, its dirty pages could push a small
+	 * group into an OOM before the loop even starts. */
 	if (!keep) {
 		int err = make_file(path, file_kib, chunk);
 
@@ -142,6 +132,19 @@ int main(int argc, char **argv)
 			rc = 1;
 			goto out;
 		}
+	}
+	anon_bytes = (size_t)anon_kib * 1024;
+	if (anon_bytes) {
+		anon = mmap(NULL, anon_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+			    -1, 0);
+		if (anon == MAP_FAILED) {
+			perror("thrasher: mmap");
+			anon = NULL;
+			rc = 1;
+			goto out;
+		}
+		for (size_t o = 0; o < anon_bytes; o += TOOL_PAGE_SIZE)
+			anon[o] = (unsigned char)(o / TOOL_PAGE_SIZE);
 	}
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {

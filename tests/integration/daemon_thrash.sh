@@ -39,7 +39,7 @@ fail=0
 kernel_kills=$(awk '$1 == "oom_kill" {print $2}' "$dir/memory.oom_control")
 tail -n 3 "$tmp/thr"
 if [ -z "$t_start" ]; then
-	echo "FAIL: the thrasher never finished its first pass"
+	echo "FAIL: the thrasher never finished its first pass (group oom_kill=${kernel_kills:-?})"
 	cat "$tmp/thr"
 	exit 1
 fi
