@@ -103,7 +103,7 @@ flood_run() {
 		og_stop
 		[ $og_rc = 0 ] || flood_why="$flood_why oomguard stopped with status $og_rc on SIGTERM;"
 		info "flood-$label: eaters killed $gone: oomguard $((gone - kernel_eaters)), kernel $kernel_eaters;" \
-			"oomguard's log: $(grep -c ' kill ' "$OG_LOG") kill lines," \
+			"oomguard's log: $(grep -c ': kill scope=' "$OG_LOG") kills," \
 			"$(grep -c 'resolved before kill' "$OG_LOG") 'resolved before kill';" \
 			"its CPU time $(secs "${og_cpu_cs:-0}") s"
 	fi
