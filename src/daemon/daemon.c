@@ -194,11 +194,6 @@ int daemon_setup_scopes(struct daemon *d, char *err, size_t errsize)
 	return 0;
 }
 
-static const char *kind_name(enum scope_kind k)
-{
-	return k == SCOPE_MACHINE ? "machine" : k == SCOPE_CGROUP_V1 ? "cgroup-v1" : "cgroup-v2";
-}
-
 /* The inputs behind an OOM verdict, on one line. */
 static void log_decision(const struct scope *s, int prio, const char *what)
 {
@@ -584,7 +579,7 @@ static void reload(struct daemon *d)
 			d->scopes[i].reserve_permille = d->cfg.reserve_permille;
 	}
 	log_max_prio = d->cfg.log_level;
-	d->reaper.reap = d->cfg.reap;
+	reaper_set_reap(&d->reaper, d->cfg.reap);
 	log_msg(LOG_PRIO_NOTICE, "config reloaded: %zu scopes, interval %u ms%s", d->nr_scopes,
 		d->cfg.interval_msec, d->cfg.dry_run ? ", dry run" : "");
 }
@@ -622,7 +617,7 @@ int daemon_run(struct daemon *d)
 		d->cfg.dry_run ? ", dry run" : "");
 	for (size_t i = 0; i < d->nr_scopes; i++)
 		log_msg(LOG_PRIO_INFO, "scope %s (%s)%s", d->scopes[i].name,
-			kind_name(d->scopes[i].kind),
+			scope_kind_name(d->scopes[i].kind),
 			d->scopes[i].oom_efd >= 0 ? ", OOM eventfd" : "");
 	daemon_round(d); /* first snapshot; also faults in (and locks) the loop's pages */
 	next_round = now_usec() + d->cfg.interval_msec * 1000ull;
@@ -679,86 +674,4 @@ void daemon_teardown(struct daemon *d)
 	daemon_handle_reports(d);
 	scopes_stop(d);
 	config_release(&d->cfg);
-}
-
-static void print_scope(const struct scope *s, FILE *out, bool json, bool last)
-{
-	const struct zone_snapshot *z = &s->cur.zones[0];
-	const char *verdict = !s->decided ? "unknown" : s->oom ? "oom" : "retry";
-
-	if (json) {
-		fprintf(
-		    out,
-		    "    {\"scope\": \"%s\", \"kind\": \"%s\", \"limit_bytes\": %llu, "
-		    "\"usage_bytes\": %llu, \"free_pages\": %lu, \"min_pages\": %lu, "
-		    "\"reclaimable_pages\": %lu, \"parked\": %s, \"stall_events\": %llu, "
-		    "\"stall_usec\": %llu, \"reclaimed_pages\": %llu, \"refaulted_pages\": %llu, "
-		    "\"round\": %s, \"progress\": %s, \"round_reason\": \"%s\", "
-		    "\"no_progress_loops\": %d, \"verdict\": \"%s\", \"reason\": \"%s\"}%s\n",
-		    s->name, kind_name(s->kind), (unsigned long long)s->cur.limit_bytes,
-		    (unsigned long long)s->cur.usage_bytes, z->free_pages, z->watermark[WMARK_MIN],
-		    z->reclaimable_pages, s->cur.parked ? "true" : "false",
-		    (unsigned long long)s->sample.stall_events,
-		    (unsigned long long)s->sample.stall_usec,
-		    (unsigned long long)s->round.reclaimed_pages,
-		    (unsigned long long)s->sample.refaulted_pages,
-		    s->round.is_round ? "true" : "false", s->round.progress ? "true" : "false",
-		    s->round.reason ? s->round.reason : "", s->decision.no_progress_loops, verdict,
-		    s->decision.reason ? s->decision.reason : "", last ? "" : ",");
-		return;
-	}
-	fprintf(out, "%s (%s)\n", s->name, kind_name(s->kind));
-	fprintf(
-	    out, "  limit %llu MiB, usage %llu MiB, free %lu pages, min %lu, reclaimable %lu%s\n",
-	    (unsigned long long)(s->cur.limit_bytes >> 20),
-	    (unsigned long long)(s->cur.usage_bytes >> 20), z->free_pages, z->watermark[WMARK_MIN],
-	    z->reclaimable_pages, s->cur.parked ? ", tasks parked under_oom" : "");
-	fprintf(
-	    out,
-	    "  last %llu ms: stalls %llu, stall %llu us, reclaimed %llu, refaulted %llu pages\n",
-	    (unsigned long long)(s->sample.interval_usec / 1000),
-	    (unsigned long long)s->sample.stall_events, (unsigned long long)s->sample.stall_usec,
-	    (unsigned long long)s->round.reclaimed_pages,
-	    (unsigned long long)s->sample.refaulted_pages);
-	fprintf(out, "  round: %s (%s); next decision: %s (%s), no-progress rounds %d\n",
-		s->round.is_round ? (s->round.progress ? "progress" : "no progress") : "none",
-		s->round.reason ? s->round.reason : "-", verdict,
-		s->decision.reason ? s->decision.reason : "-", s->decision.no_progress_loops);
-}
-
-int daemon_status(struct daemon *d, FILE *out, bool json)
-{
-	struct timespec ts = {0, (long)d->cfg.interval_msec * 1000000L};
-	char err[512];
-	int r;
-
-	r = daemon_setup_scopes(d, err, sizeof(err));
-	if (r < 0) {
-		fprintf(stderr, "oomguard status: %s\n", err);
-		return EXIT_CONFIG;
-	}
-	for (int pass = 0; pass < 2; pass++) {
-		for (size_t i = 0; i < d->nr_scopes; i++) {
-			r = scope_acquire(&d->scopes[i], d->scratch, now_usec());
-			if (r < 0) {
-				fprintf(stderr, "oomguard status: cannot read %s: %s\n",
-					d->scopes[i].name, strerror(-r));
-				return EXIT_RUNTIME;
-			}
-		}
-		if (!pass)
-			nanosleep(&ts, NULL);
-	}
-	if (json)
-		fprintf(out, "{\n  \"scopes\": [\n");
-	for (size_t i = 0; i < d->nr_scopes; i++) {
-		scope_decide(&d->scopes[i], &d->cfg);
-		print_scope(&d->scopes[i], out, json, i + 1 == d->nr_scopes);
-	}
-	if (json)
-		fprintf(out, "  ]\n}\n");
-	for (size_t i = 0; i < d->nr_scopes; i++)
-		scope_close(&d->scopes[i]);
-	config_release(&d->cfg);
-	return 0;
 }

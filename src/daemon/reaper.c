@@ -103,6 +103,7 @@ static void *reaper_main(void *arg)
 	for (;;) {
 		struct reap_request req;
 		struct reap_report rep;
+		bool reap;
 
 		pthread_mutex_lock(&r->lock);
 		while (!r->count && !r->stop)
@@ -112,9 +113,10 @@ static void *reaper_main(void *arg)
 			break;
 		}
 		req = r->queue[r->head];
+		reap = r->reap;
 		pthread_mutex_unlock(&r->lock);
 
-		reap_one(&req, r->reap, r->scratch, sizeof(r->scratch), &rep);
+		reap_one(&req, reap, r->scratch, sizeof(r->scratch), &rep);
 		sys->close(req.pidfd);
 		sys->write(r->report_wr, &rep, sizeof(rep));
 
@@ -167,6 +169,13 @@ int reaper_submit(struct reaper *r, const struct reap_request *req)
 	}
 	pthread_mutex_unlock(&r->lock);
 	return ret;
+}
+
+void reaper_set_reap(struct reaper *r, bool reap)
+{
+	pthread_mutex_lock(&r->lock);
+	r->reap = reap;
+	pthread_mutex_unlock(&r->lock);
 }
 
 bool reaper_busy(struct reaper *r)

@@ -85,6 +85,8 @@ int reaper_start(struct reaper *r, bool reap);
 int reaper_submit(struct reaper *r, const struct reap_request *req);
 /* reaper_read_report() - one report from the pipe. 1 when read, 0 when none, -errno. */
 int reaper_read_report(struct reaper *r, struct reap_report *ret_report);
+/* reaper_set_reap() - turn process_mrelease on or off for the next requests (SIGHUP). */
+void reaper_set_reap(struct reaper *r, bool reap);
 /* reaper_busy() - requests queued or being worked on. */
 bool reaper_busy(struct reaper *r);
 void reaper_stop(struct reaper *r);

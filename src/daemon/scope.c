@@ -21,6 +21,13 @@ static int join(char *out, size_t size, const char *a, const char *b)
 	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
 }
 
+const char *scope_kind_name(enum scope_kind kind)
+{
+	return kind == SCOPE_MACHINE     ? "machine"
+	       : kind == SCOPE_CGROUP_V1 ? "cgroup-v1"
+					 : "cgroup-v2";
+}
+
 int scope_init_machine(struct scope *s, const char *root, char *scratch)
 {
 	struct proc_meminfo mi;
@@ -520,6 +527,13 @@ void scope_decide(struct scope *s, const struct config *c)
 		return;
 	}
 	s->quiet_rounds = 0;
+	if (s->round.hold) {
+		memset(&s->decision, 0, sizeof(s->decision));
+		s->decision.verdict = RETRY_RECLAIM;
+		s->decision.no_progress_loops = s->retry.no_progress_loops;
+		s->decision.reason = "count held";
+		return;
+	}
 	scope_build_request(s, &req);
 	reclaim_retry_decide(RETRY_RULE_REWORK, &req,
 			     s->round.progress ? (unsigned long)s->round.net_reclaimed : 0,

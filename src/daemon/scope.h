@@ -97,6 +97,9 @@ struct scope {
 	bool restore_oom_kill_disable; /* we set oom_kill_disable=1; put 0 back at exit */
 };
 
+/* "machine", "cgroup-v1" or "cgroup-v2". */
+const char *scope_kind_name(enum scope_kind kind);
+
 /* The machine scope. Return: 0 or -errno. */
 int scope_init_machine(struct scope *s, const char *root, char *scratch);
 

@@ -40,8 +40,13 @@ void progress_round(const struct round_sample *s, const struct progress_params *
 
 		if (bound < p->refault_min_pages)
 			bound = p->refault_min_pages;
-		r.progress = s->refaulted_pages < bound;
+		r.progress = s->refaulted_pages < bound / 2;
 		r.net_reclaimed = r.progress ? 1 : 0; /* the rule only asks "any progress?" */
+		if (!r.progress && s->refaulted_pages < bound) {
+			r.hold = true;
+			r.reason = "refaults near the bound: count held";
+			goto out;
+		}
 	}
 	r.reason = r.progress ? "reclaim stayed" : "reclaim undone by refaults";
 out:

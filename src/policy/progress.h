@@ -58,6 +58,8 @@ struct progress_params {
  * struct round_result - the judgement and the inputs behind it, for the log.
  * @is_round:          allocations stalled in the interval: the retry rule runs
  * @progress:          the round freed pages that stayed free
+ * @hold:              v1: refaults between half the bound and the bound: too close to call;
+ *                     the no-progress count neither grows nor resets (the rule does not run)
  * @net_reclaimed:     reclaimed minus refaulted, floored at 0 (v1: 0, not measured)
  * @reclaimed_pages:   the reclaim figure used (v1: 0, not measured)
  * @reason:            fixed string naming the rule that decided
@@ -65,6 +67,7 @@ struct progress_params {
 struct round_result {
 	bool is_round;
 	bool progress;
+	bool hold;
 	uint64_t net_reclaimed;
 	uint64_t reclaimed_pages;
 	const char *reason;
@@ -76,9 +79,11 @@ struct round_result {
  *   2. No stalled allocation and refaults under @refault_min_pages: not a round.
  *   3. PSI some over @stall_bound_permille of the interval: no progress, whatever was freed.
  *   4. With a reclaim counter (machine, v2): reclaimed minus refaulted, progress when positive.
- *      Without (v1): progress unless the refaults reach max(@refault_min_pages,
- *      file_pages / PROGRESS_REFAULT_FILE_DIV). Failed charges (failcnt) are not counted as
- *      reclaim: a charge that keeps failing bumps failcnt on every retry.
+ *      Without (v1): no progress when the refaults reach max(@refault_min_pages,
+ *      file_pages / PROGRESS_REFAULT_FILE_DIV); progress below half of that; in between, hold
+ *      (blk-throttled rereads dip under the bound for a window now and then: such a dip must
+ *      not restart the count). Failed charges (failcnt) are not counted as reclaim: a charge
+ *      that keeps failing bumps failcnt on every retry.
  */
 void progress_round(const struct round_sample *s, const struct progress_params *p,
 		    struct round_result *ret_result);

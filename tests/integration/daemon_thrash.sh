@@ -75,7 +75,12 @@ t1=$(ms)
 sleep 0.3
 og_stop || exit 1
 grep ' kill scope=\| reap scope=' "$tmp/log2" | cut -c1-300
-grep -q " kill scope=$dir2 pid=$thr2 " "$tmp/log2" || { echo "FAIL: thrasher not killed by oomguard"; tail "$tmp/log2"; exit 1; }
+if ! grep -q " kill scope=$dir2 pid=$thr2 " "$tmp/log2"; then
+	echo "FAIL: thrasher not killed by oomguard (group oom_kill=$(awk '$1 == "oom_kill" {print $2}' "$dir2/memory.oom_control"))"
+	tail -n 5 "$tmp/thr2"
+	tail "$tmp/log2"
+	exit 1
+fi
 [ -n "$t_start" ] || { echo "FAIL: killed before the thrashing started (first pass)"; cat "$tmp/thr2"; exit 1; }
 echo "killed $((t1 - t_start)) ms after the thrashing started"
 [ $((t1 - t_start)) -le 3000 ] || { echo "FAIL: more than 3 s"; exit 1; }

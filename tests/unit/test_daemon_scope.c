@@ -7,11 +7,13 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <cmocka.h>
 
 #include "daemon/scope.h"
+#include "daemon/tasks.h"
 
 static char scratch[SCOPE_SCRATCH_SIZE];
 
@@ -104,12 +106,87 @@ static void test_v1_group(void **state)
 			 -ENOTDIR);
 }
 
+/* The machine's candidates come from /proc: a user process is a candidate, a kernel thread
+ * (PF_KTHREAD, no Vm* lines) never is; a protected name never is. */
+static struct task_list tl;
+
+static void test_machine_tasks(void **state)
+{
+	struct victim_table vt;
+	struct config c;
+	struct scope s;
+	size_t idx = 0;
+	long points = 0;
+
+	(void)state;
+	memset(&vt, 0, sizeof(vt));
+	config_defaults(&c);
+	assert_int_equal(scope_init_machine(&s, "tests/fixtures/k6.18", scratch), 0);
+	assert_int_equal(tasks_acquire(&tl, &s, &c, &vt, 1, scratch, sizeof(scratch)), 0);
+	assert_int_equal(tl.nr, 1);
+	assert_int_equal(tl.tasks[0].pid, 1234);
+	assert_int_equal(tl.tasks[0].flags, 0);
+	assert_true(tl.tasks[0].rss_pages > 0);
+	assert_int_equal(select_bad_process(tl.tasks, tl.nr, 1u << 20, &idx, &points),
+			 OOM_SELECT_VICTIM);
+	/* The same task, protected by name, or already a victim being reaped. */
+	snprintf(c.protect[0], sizeof(c.protect[0]), "%s", tl.tasks[0].comm);
+	c.nr_protect = 1;
+	assert_int_equal(tasks_acquire(&tl, &s, &c, &vt, 1, scratch, sizeof(scratch)), 0);
+	assert_true(tl.tasks[0].flags & OOM_TASK_PROTECTED);
+	assert_int_equal(select_bad_process(tl.tasks, tl.nr, 1u << 20, &idx, &points),
+			 OOM_SELECT_NONE);
+	c.nr_protect = 0;
+	victim_record(&vt, 1234, tl.tasks[0].start_time);
+	assert_int_equal(tasks_acquire(&tl, &s, &c, &vt, 1, scratch, sizeof(scratch)), 0);
+	assert_int_equal(select_bad_process(tl.tasks, tl.nr, 1u << 20, &idx, &points),
+			 OOM_SELECT_WAIT);
+	victim_set_state(&vt, 1234, VICTIM_SKIPPED);
+	assert_int_equal(tasks_acquire(&tl, &s, &c, &vt, 1, scratch, sizeof(scratch)), 0);
+	assert_true(tl.tasks[0].flags & OOM_TASK_SKIP);
+	/* Prefer by cgroup (the fixture's memory cgroup is /process_api/...), avoid by name. */
+	snprintf(c.prefer_cgroup, sizeof(c.prefer_cgroup), "/process_api");
+	snprintf(c.avoid_regex, sizeof(c.avoid_regex), "^%s$", tl.tasks[0].comm);
+	{
+		char err[128];
+
+		assert_int_equal(config_finish(&c, err, sizeof(err)), 0);
+	}
+	assert_int_equal(
+	    tasks_acquire(&tl, &s, &c, &(struct victim_table){0}, 1, scratch, sizeof(scratch)), 0);
+	assert_true(tl.tasks[0].flags & OOM_TASK_PREFER);
+	assert_true(tl.tasks[0].flags & OOM_TASK_AVOID);
+	snprintf(c.prefer_cgroup, sizeof(c.prefer_cgroup), "/process_ap"); /* not a prefix path */
+	assert_int_equal(
+	    tasks_acquire(&tl, &s, &c, &(struct victim_table){0}, 1, scratch, sizeof(scratch)), 0);
+	assert_false(tl.tasks[0].flags & OOM_TASK_PREFER);
+	config_release(&c);
+	c.prefer_cgroup[0] = c.avoid_regex[0] = '\0';
+	/* oomguard itself. */
+	assert_int_equal(
+	    tasks_acquire(&tl, &s, &c, &(struct victim_table){0}, 1234, scratch, sizeof(scratch)),
+	    0);
+	assert_true(tl.tasks[0].flags & OOM_TASK_SELF);
+	scope_close(&s);
+
+	assert_int_equal(scope_init_machine(&s, "tests/fixtures/k4.4", scratch), 0);
+	assert_int_equal(tasks_acquire(&tl, &s, &c, &vt, 1, scratch, sizeof(scratch)), 0);
+	assert_int_equal(tl.nr, 1);
+	assert_int_equal(tl.tasks[0].pid, 77);
+	assert_true(tl.tasks[0].flags & OOM_TASK_KTHREAD);
+	assert_true(tl.tasks[0].flags & OOM_TASK_NO_MM);
+	assert_int_equal(select_bad_process(tl.tasks, tl.nr, 1u << 20, &idx, &points),
+			 OOM_SELECT_NONE);
+	scope_close(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_machine),
 	    cmocka_unit_test(test_v2_group),
 	    cmocka_unit_test(test_v1_group),
+	    cmocka_unit_test(test_machine_tasks),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -35,7 +35,7 @@ if [ -z "$kernel" ]; then
 fi
 kver=${kernel#/boot/vmlinuz-}
 cc=${CC:-cc}
-static_flags=(-static -std=gnu11 -D_GNU_SOURCE -Isrc -O2 -g)
+static_flags=(-static -std=gnu11 -D_GNU_SOURCE -Isrc -O2 -g -Wall -Wextra -Werror -Wshadow -Wconversion)
 
 # The guest's file system: busybox, static binaries, the scripts and the virtio modules.
 rm -rf "$root"

@@ -99,11 +99,13 @@ flood_run() {
 	kernel_eaters=$(dmesg | grep -c 'Killed process [0-9]* (vm_eater)')
 	if [ -n "$og_pid" ]; then
 		[ -d "/proc/$og_pid" ] || flood_why="$flood_why oomguard died: $(tail -n 3 "$OG_LOG");"
+		og_cpu_cs=$(awk '{ sub(/.*\) /, ""); print $12 + $13 }' "/proc/$og_pid/stat" 2>/dev/null)
 		og_stop
 		[ $og_rc = 0 ] || flood_why="$flood_why oomguard stopped with status $og_rc on SIGTERM;"
 		info "flood-$label: eaters killed $gone: oomguard $((gone - kernel_eaters)), kernel $kernel_eaters;" \
-			"oomguard's log: $(grep -c ' kill ' "$OG_LOG") kill lines," \
-			"$(grep -c 'resolved before kill' "$OG_LOG") 'resolved before kill'"
+			"oomguard's log: $(grep -c ': kill scope=' "$OG_LOG") kills," \
+			"$(grep -c 'resolved before kill' "$OG_LOG") 'resolved before kill';" \
+			"its CPU time $(secs "${og_cpu_cs:-0}") s"
 	fi
 	stall_ms=$((($(psi_full_us) - psi0) / 1000))
 	avail_kib=$(meminfo_kib MemAvailable)
