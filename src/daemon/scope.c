@@ -372,6 +372,7 @@ static int acquire_v2(struct scope *s, char *scratch, struct scope_snapshot *sna
 	struct memcg_v2_stat st;
 	struct memcg_v2_events ev;
 	struct psi_stats psi;
+	uint64_t high;
 	ssize_t n;
 	int r;
 
@@ -380,6 +381,15 @@ static int acquire_v2(struct scope *s, char *scratch, struct scope_snapshot *sna
 		r = scope_read_u64(s, SF_1, "/memory.current", &snap->usage_bytes);
 	if (r < 0)
 		return r;
+	/*
+	 * Past memory.high the kernel reclaims and throttles the charging task but never
+	 * OOM-kills: a group bounded there can crawl forever. The lower bound is the limit.
+	 */
+	r = scope_read_u64(s, SF_5, "/memory.high", &high);
+	if (r < 0 && r != -ENOENT)
+		return r;
+	if (!r && high < snap->limit_bytes)
+		snap->limit_bytes = high;
 	n = scope_read(s, SF_3, "/memory.stat", scratch, SCOPE_SCRATCH_SIZE);
 	if (n < 0)
 		return (int)n;
@@ -394,7 +404,7 @@ static int acquire_v2(struct scope *s, char *scratch, struct scope_snapshot *sna
 		return r;
 	if (snap->limit_bytes > s->mem_total_bytes)
 		snap->limit_bytes = s->mem_total_bytes;
-	snap->stall_events = ev.max;
+	snap->stall_events = ev.max + ev.high; /* failed charges and throttled ones */
 	snap->kernel_oom_kills = ev.oom_kill;
 	snap->reclaimed = st.pgsteal;
 	snap->refaulted = st.workingset_refault_file + st.workingset_refault_anon;

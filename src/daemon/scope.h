@@ -32,9 +32,10 @@ enum scope_kind { SCOPE_MACHINE, SCOPE_CGROUP_V1, SCOPE_CGROUP_V2 };
 /*
  * Files a scope keeps open and re-reads with pread (open and close cost more than the read
  * of a small cgroupfs file). Machine: zoneinfo, buddyinfo, vmstat, meminfo, PSI. Cgroup:
- * limit, usage, failcnt (v1) or events (v2), stat, oom_control (v1) or pressure (v2).
+ * limit, usage, failcnt (v1) or events (v2), stat, oom_control (v1) or pressure (v2), and
+ * memory.high (v2: the kernel throttles there and never kills, so it is the scope's limit).
  */
-enum scope_file { SF_0, SF_1, SF_2, SF_3, SF_4, NR_SCOPE_FILES };
+enum scope_file { SF_0, SF_1, SF_2, SF_3, SF_4, SF_5, NR_SCOPE_FILES };
 
 /* A quiet scope re-reads its expensive files (zoneinfo; memory.stat) at least this often. */
 #define SCOPE_FULL_READ_ROUNDS 10

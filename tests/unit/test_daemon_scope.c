@@ -71,6 +71,23 @@ static void test_v2_group(void **state)
 	assert_int_equal(s.cur.stall_events, 5310);
 	assert_int_equal(s.cur.stall_usec, 9876543);
 	assert_false(s.cur.parked);
+	scope_close(&s);
+
+	/*
+	 * memory.max "max", memory.high 192 MiB: the kernel throttles there and never kills, so
+	 * the zone is 192 MiB, usage past it leaves nothing free, throttled charges are stalls.
+	 * (app above has no memory.high file: a missing one is no bound.)
+	 */
+	assert_int_equal(scope_init_cgroup(&s, "tests/fixtures/v2", "/sys/fs/cgroup/high", &m,
+					   scratch, err, sizeof(err)),
+			 0);
+	s.reserve_permille = 10;
+	assert_int_equal(scope_acquire(&s, scratch, 1000), 0);
+	assert_int_equal(s.cur.limit_bytes, 201326592);
+	assert_int_equal(s.cur.zones[0].managed_pages, 201326592 / 4096);
+	assert_int_equal(s.cur.zones[0].free_pages, 0);
+	assert_int_equal(s.cur.stall_events, 4242);
+	scope_close(&s);
 
 	assert_int_equal(scope_init_cgroup(&s, "tests/fixtures/v2", "/sys/fs/cgroup/nomem", &m,
 					   scratch, err, sizeof(err)),
