@@ -17,6 +17,12 @@ LDLIBS := -linih -lpthread -lm
 SAN := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 TEST_LDLIBS := -lcmocka $(LDLIBS)
 
+# ./oomguard is linked statically against musl (Debian's musl-tools): with no shared C library
+# mapped, what the daemon keeps resident and locked is its own ~220 KiB file plus the pages it
+# touches (glibc's shared text alone costs it ~1.2 MiB, see docs/daemon.md). `make LIBC=glibc`
+# links it dynamically against glibc instead. Tests and benchmarks link glibc (ASan needs it).
+LIBC ?= musl
+
 BUILD := build
 LIB_SRC := $(sort $(wildcard src/policy/*.c src/sim/*.c src/linux/*.c src/daemon/*.c) \
 	$(filter-out src/cli/main.c,$(wildcard src/cli/*.c)))
@@ -45,8 +51,25 @@ $(DEPS_STAMP): scripts/deps.sh
 	@scripts/deps.sh build
 	@mkdir -p $(BUILD) && touch $@
 
+ifeq ($(LIBC),musl)
+MUSL_OBJ := $(patsubst %.c,$(BUILD)/musl/%.o,$(LIB_SRC) $(MAIN_SRC))
+oomguard: $(MUSL_OBJ)
+	musl-gcc $(CFLAGS) -static -o $@ $^ $$($(CC) -print-file-name=libinih.a)
+else ifeq ($(LIBC),glibc)
 oomguard: $(REL_OBJ) $(BUILD)/rel/$(MAIN_SRC:.c=.o)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+else
+$(error LIBC=$(LIBC): must be musl or glibc)
+endif
+
+# musl-gcc searches musl's headers only: libinih's one header is linked in beside them.
+$(BUILD)/musl/include/ini.h: | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	ln -sf /usr/include/ini.h $@
+
+$(BUILD)/musl/%.o: %.c | $(BUILD)/musl/include/ini.h
+	@mkdir -p $(@D)
+	musl-gcc $(BASE_CFLAGS) -I$(BUILD)/musl/include $(CFLAGS) -c -o $@ $<
 
 $(BUILD)/rel/%.o: %.c | $(DEPS_STAMP)
 	@mkdir -p $(@D)

@@ -4,7 +4,7 @@
 # Usage: scripts/deps.sh build|bench|vm
 set -eu
 case "${1:-build}" in
-build) pkgs="gcc make pkg-config libc6-dev libcmocka-dev libinih-dev" ;;
+build) pkgs="gcc make pkg-config libc6-dev musl-tools libcmocka-dev libinih-dev" ;;
 bench) pkgs="gnuplot-nox earlyoom nohang lxcfs util-linux procps" ;;
 vm) pkgs="qemu-system-x86 linux-image-cloud-amd64 busybox-static cpio gzip e2fsprogs kmod coreutils gcc libc6-dev libinih-dev" ;;
 *) echo "deps.sh: unknown set '$1' (valid: build, bench, vm)" >&2; exit 2 ;;

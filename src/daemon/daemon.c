@@ -411,7 +411,7 @@ void daemon_handle_reports(struct daemon *d)
 			(unsigned long long)(rep.freed_bytes / 1024),
 			(unsigned long long)(rep.kill_usec - rep.detect_usec),
 			(unsigned long long)rep.kill_to_freed_usec, rep.err ? " last_error=" : "",
-			rep.err ? strerrorname_np(rep.err) : "");
+			rep.err ? sys_errno_name(rep.err) : "");
 	}
 }
 

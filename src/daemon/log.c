@@ -57,12 +57,8 @@ static void log_v(int prio, int err, const char *fmt, va_list ap)
 	if (len > sizeof(line) - 2)
 		len = sizeof(line) - 2;
 	if (err) {
-		char msg[128];
-
-		/* strerror_r (GNU) does not allocate for known errors. */
-		const char *s = strerror_r(err, msg, sizeof(msg));
-
-		n = snprintf(line + len, sizeof(line) - len, ": %s", s);
+		/* Known errors are static strings in glibc and musl: no allocation. */
+		n = snprintf(line + len, sizeof(line) - len, ": %s", strerror(err));
 		if (n > 0)
 			len += (size_t)n;
 		if (len > sizeof(line) - 2)

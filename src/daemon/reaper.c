@@ -130,6 +130,7 @@ static void *reaper_main(void *arg)
 
 int reaper_start(struct reaper *r, bool reap)
 {
+	pthread_attr_t attr;
 	int fds[2], err;
 
 	memset(r, 0, sizeof(*r));
@@ -144,7 +145,14 @@ int reaper_start(struct reaper *r, bool reap)
 	}
 	pthread_mutex_init(&r->lock, NULL);
 	pthread_cond_init(&r->wake, NULL);
-	err = -pthread_create(&r->thread, NULL, reaper_main, r);
+	/* A stack of known size under any C library (glibc's default is 8 MiB, musl's 128 KiB). */
+	err = -pthread_attr_init(&attr);
+	if (err)
+		goto fail;
+	err = -pthread_attr_setstacksize(&attr, REAPER_STACK_BYTES);
+	if (!err)
+		err = -pthread_create(&r->thread, &attr, reaper_main, r);
+	pthread_attr_destroy(&attr);
 	if (err)
 		goto fail;
 	r->started = true;

@@ -22,6 +22,9 @@
  */
 #define REAPER_RT_PRIORITY 1
 
+/* The reaper thread's stack: its deepest path (log line, /proc reads) uses a few KiB. */
+#define REAPER_STACK_BYTES (128 * 1024)
+
 /* Victims in flight at once; a kill beyond it waits for the next round. */
 #define REAPER_QUEUE_LEN 16
 

@@ -117,6 +117,26 @@ const struct sys_ops sys_ops_real = {
 
 const struct sys_ops *sys = &sys_ops_real;
 
+const char *sys_errno_name(int err)
+{
+	static const struct {
+		int err;
+		const char *name;
+	} names[] = {
+	    {EPERM, "EPERM"},   {ENOENT, "ENOENT"}, {ESRCH, "ESRCH"},   {EINTR, "EINTR"},
+	    {EIO, "EIO"},       {EBADF, "EBADF"},   {EAGAIN, "EAGAIN"}, {ENOMEM, "ENOMEM"},
+	    {EACCES, "EACCES"}, {EFAULT, "EFAULT"}, {EBUSY, "EBUSY"},   {EINVAL, "EINVAL"},
+	    {ENOSYS, "ENOSYS"}, {ETIMEDOUT, "ETIMEDOUT"},
+	};
+
+	if (err < 0)
+		err = -err;
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (names[i].err == err)
+			return names[i].name;
+	return "E?";
+}
+
 int sys_open_path(const char *root, const char *path, int flags)
 {
 	char full[PATH_MAX];

@@ -58,4 +58,10 @@ int sys_write_file(const char *root, const char *path, const char *str);
 /* sys_open_path() - open @root/@path with @flags. Return: fd or -errno. */
 int sys_open_path(const char *root, const char *path, int flags);
 
+/*
+ * sys_errno_name() - the symbolic name of @err ("ESRCH") for the errors the table's calls
+ * return, "E?" for others. A static string: no allocation, any C library, any thread.
+ */
+const char *sys_errno_name(int err);
+
 #endif

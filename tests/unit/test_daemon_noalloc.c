@@ -41,11 +41,11 @@ static int setup(void **state)
 {
 	char err[256];
 	char *argv[] = {"run",       "--root",   "tests/fixtures/k6.18",
-			"--machine", "--cgroup", "/sys/fs/cgroup/memory/oomguard-fixture",
+			"--machine", "--cgroup", "/sys/fs/cgroup/memory/oomguard-fixture", "--prefer", "^(java|x)$",
 			NULL};
 
 	(void)state;
-	if (daemon_build_config(&d.cfg, 6, argv, err, sizeof(err)) < 0 ||
+	if (daemon_build_config(&d.cfg, 8, argv, err, sizeof(err)) < 0 ||
 	    daemon_setup_scopes(&d, err, sizeof(err)) < 0) {
 		print_message("setup: %s\n", err);
 		return -1;

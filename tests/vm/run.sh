@@ -44,17 +44,22 @@ cp /bin/busybox "$root/bin/busybox"
 mknod -m 600 "$root/dev/console" c 5 1 2>/dev/null || true
 "$cc" "${static_flags[@]}" -o "$root/bin/vm_eater" tests/vm/vm_eater.c
 "$cc" "${static_flags[@]}" -o "$root/bin/vm_watch" tests/vm/vm_watch.c
-# oomguard from the objects `make oomguard` built, linked statically (libinih ships libinih.a).
+# oomguard as `make oomguard` built it: static (musl) by default; a LIBC=glibc build is relinked
+# statically from its objects (Debian's libinih-dev ships libinih.a).
 # VM_OOMGUARD=FILE puts another (static) oomguard into the guest instead.
 if [ -n "${VM_OOMGUARD:-}" ]; then
 	install -m 0755 "$VM_OOMGUARD" "$root/bin/oomguard"
 else
 	make -s oomguard >/dev/null
-	objs=()
-	for src in src/policy/*.c src/sim/*.c src/linux/*.c src/daemon/*.c src/cli/*.c; do
-		[ -f "$src" ] && objs+=("build/rel/${src%.c}.o")
-	done
-	"$cc" -static -o "$root/bin/oomguard" "${objs[@]}" -linih -lpthread -lm
+	if ! readelf -l oomguard | grep -q INTERP; then
+		install -m 0755 oomguard "$root/bin/oomguard"
+	else
+		objs=()
+		for src in src/policy/*.c src/sim/*.c src/linux/*.c src/daemon/*.c src/cli/*.c; do
+			[ -f "$src" ] && objs+=("build/rel/${src%.c}.o")
+		done
+		"$cc" -static -o "$root/bin/oomguard" "${objs[@]}" -linih -lpthread -lm
+	fi
 fi
 for t in tools/*.c; do
 	[ -f "$t" ] || continue
