@@ -553,12 +553,21 @@ void scope_decide(struct scope *s, const struct config *c)
 
 bool scope_resolved(const struct scope *s)
 {
+	struct alloc_request req;
+
 	if (s->cur.parked)
 		return false;
-	for (size_t i = 0; i < s->cur.nr_zones; i++) {
-		const struct zone_snapshot *z = &s->cur.zones[i];
+	/*
+	 * As the kernel's last try before its OOM killer: the request at the high watermark,
+	 * with the lowmem reserves of its classzone. Without them, the DMA zone, kept free for
+	 * lower classzones, would always look "resolved" on a machine.
+	 */
+	scope_build_request(s, &req);
+	for (size_t i = 0; i < req.nr_zones; i++) {
+		const struct zone_snapshot *z = &req.zones[i];
 
-		if (z->free_pages > z->watermark[WMARK_HIGH])
+		if (zone_watermark_ok(z, req.order, z->watermark[WMARK_HIGH], req.high_zoneidx,
+				      ALLOC_WMARK_HIGH | ALLOC_CPUSET))
 			return true;
 	}
 	return false;

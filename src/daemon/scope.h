@@ -144,7 +144,11 @@ void scope_decide(struct scope *s, const struct config *c);
 /* scope_build_request() - the order-0 user allocation the rule is asked about. */
 void scope_build_request(const struct scope *s, struct alloc_request *ret_req);
 
-/* scope_resolved() - re-check before a kill: some zone is back above its high watermark. */
+/*
+ * scope_resolved() - re-check before a kill: an order-0 request of the scope would pass the
+ * high watermark in some zone of its zonelist, lowmem reserves counted (the kernel's last
+ * get_page_from_freelist before it kills); never while a v1 scope has tasks parked.
+ */
 bool scope_resolved(const struct scope *s);
 
 /* scope_oom_progress() - a kill freed memory: the no-progress count and the window start

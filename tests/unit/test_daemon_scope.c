@@ -44,6 +44,49 @@ static void test_machine(void **state)
 	assert_int_equal(s.hist_len, 1);
 }
 
+/*
+ * The re-check before a kill, on the 6.18 machine's zones: the DMA zone has 3840 pages free, far
+ * above its high watermark (55) but under its reserve against Normal-classzone requests (6730):
+ * it does not make an exhausted machine look resolved; DMA32 or Normal back above high does.
+ */
+static void test_resolved(void **state)
+{
+	struct scope s;
+	struct zone_snapshot *dma = NULL, *dma32 = NULL, *normal = NULL;
+
+	(void)state;
+	assert_int_equal(scope_init_machine(&s, "tests/fixtures/k6.18", scratch), 0);
+	assert_int_equal(scope_acquire(&s, scratch, 1000), 0);
+	assert_true(scope_resolved(&s)); /* the fixture machine is nearly idle */
+	for (size_t i = 0; i < s.cur.nr_zones; i++) {
+		struct zone_snapshot *z = &s.cur.zones[i];
+
+		if (z->idx == ZONE_DMA)
+			dma = z;
+		else if (z->idx == ZONE_DMA32)
+			dma32 = z;
+		else
+			normal = z;
+	}
+	assert_non_null(dma);
+	assert_non_null(dma32);
+	assert_non_null(normal);
+	assert_int_equal(dma->free_pages, 3840);
+	dma32->free_pages = dma32->watermark[WMARK_MIN];
+	normal->free_pages = normal->watermark[WMARK_HIGH];
+	assert_false(scope_resolved(&s));
+	normal->free_pages = normal->watermark[WMARK_HIGH] + 1;
+	assert_true(scope_resolved(&s));
+	normal->free_pages = 0;
+	dma32->free_pages = dma32->watermark[WMARK_HIGH] + dma32->lowmem_reserve[ZONE_NORMAL];
+	assert_false(scope_resolved(&s)); /* DMA32 keeps 3712 pages from Normal requests too */
+	dma32->free_pages++;
+	assert_true(scope_resolved(&s));
+	s.cur.parked = true;
+	assert_false(scope_resolved(&s));
+	scope_close(&s);
+}
+
 static void test_v2_group(void **state)
 {
 	struct cgroup_mounts m;
@@ -201,6 +244,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_machine),
+	    cmocka_unit_test(test_resolved),
 	    cmocka_unit_test(test_v2_group),
 	    cmocka_unit_test(test_v1_group),
 	    cmocka_unit_test(test_machine_tasks),
