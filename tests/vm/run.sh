@@ -117,7 +117,7 @@ start=$(date +%s)
 set +e
 (
 	[ -n "$hostcg" ] && echo $BASHPID >"$hostcg/cgroup.procs"
-	echo $BASHPID >"$out/qemu.pid" # `kill $(cat build/vm/qemu.pid)` stops the guest
+	echo $BASHPID >"$out/qemu.pid" # kill "$(cat build/vm/qemu.pid)" stops the guest
 	exec timeout -k 10 "$timeout_s" "${qemu[@]}" </dev/null
 ) | tee "$log" | sed -u "s/\r$//" | grep --line-buffered -E "^(PASS|FAIL|SKIP|INFO|init:|tests:)"
 rc=${PIPESTATUS[0]}
