@@ -338,31 +338,34 @@ static void act_on_scope(struct daemon *d, size_t i, uint64_t detect_usec)
 	daemon_kill(d, i, t, detect_usec);
 }
 
-/* /proc/vmstat once per round: the machine scope's counters and every cgroup's gate. */
-static const struct proc_vmstat *read_gate(struct daemon *d, struct proc_vmstat *vm)
+/* /proc/pressure/memory once per round: every scope's gate (see scope_acquire_gated). */
+static const struct round_gate *read_gate(struct daemon *d, struct round_gate *gate)
 {
-	if (!d->vmstat_open) {
-		int fd =
-		    sys_open_path(d->cfg.root[0] ? d->cfg.root : NULL, "/proc/vmstat", O_RDONLY);
+	struct psi_stats psi;
+
+	if (!d->psi_open) {
+		int fd = sys_open_path(d->cfg.root[0] ? d->cfg.root : NULL,
+				       "/proc/pressure/memory", O_RDONLY);
 
 		if (fd < 0)
 			return NULL;
-		d->vmstat_fd = fd;
-		d->vmstat_open = true;
+		d->psi_fd = fd;
+		d->psi_open = true;
 	}
-	if (sys_pread_file(d->vmstat_fd, d->scratch, sizeof(d->scratch)) < 0 ||
-	    parse_vmstat_buf(d->scratch, vm) < 0)
+	if (sys_pread_whole(d->psi_fd, d->scratch, sizeof(d->scratch)) < 0 ||
+	    parse_psi_buf(d->scratch, &psi) < 0)
 		return NULL;
-	return vm;
+	gate->stall_usec = psi.some.total_usec;
+	return gate;
 }
 
 void daemon_round(struct daemon *d)
 {
-	struct proc_vmstat vm;
-	const struct proc_vmstat *gate;
+	struct round_gate g;
+	const struct round_gate *gate;
 
 	d->rounds++;
-	gate = read_gate(d, &vm);
+	gate = read_gate(d, &g);
 	for (size_t i = 0; i < d->nr_scopes; i++) {
 		struct scope *s = &d->scopes[i];
 		uint64_t now = now_usec();
@@ -667,9 +670,9 @@ int daemon_run(struct daemon *d)
 
 void daemon_teardown(struct daemon *d)
 {
-	if (d->vmstat_open)
-		sys->close(d->vmstat_fd);
-	d->vmstat_open = false;
+	if (d->psi_open)
+		sys->close(d->psi_fd);
+	d->psi_open = false;
 	reaper_stop(&d->reaper);
 	daemon_handle_reports(d);
 	scopes_stop(d);

@@ -34,8 +34,8 @@ struct daemon {
 	struct victim_table victims;
 	struct reaper reaper;
 	int self_pid;
-	int vmstat_fd; /* valid when vmstat_open: /proc/vmstat, read once per round for all */
-	bool vmstat_open;
+	int psi_fd; /* valid when psi_open: /proc/pressure/memory, read once per round for all */
+	bool psi_open;
 	unsigned long rounds, kills;
 	char scratch[SCOPE_SCRATCH_SIZE];
 };

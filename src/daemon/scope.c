@@ -144,7 +144,13 @@ void scope_close(struct scope *s)
  * Reads file @idx of the scope (opened on first use: @path under the root for the machine,
  * under the cgroup's directory for a cgroup). A failed read closes it; the next reopens.
  */
-static ssize_t scope_read(struct scope *s, int idx, const char *path, char *buf, size_t size)
+/*
+ * Reads the scope's file @idx (opened from @path on first use) into @buf. @records: the file is
+ * generated record by record (/proc/vmstat, zoneinfo, buddyinfo) and is read until a read returns
+ * nothing; the others (cgroupfs files, PSI, meminfo) come whole from one read.
+ */
+static ssize_t scope_read_file(struct scope *s, int idx, const char *path, char *buf, size_t size,
+			       bool records)
 {
 	ssize_t n;
 
@@ -162,12 +168,24 @@ static ssize_t scope_read(struct scope *s, int idx, const char *path, char *buf,
 			return fd;
 		s->fds[idx] = fd;
 	}
-	n = sys_pread_file(s->fds[idx], buf, size);
+	n = records ? sys_pread_file(s->fds[idx], buf, size)
+		    : sys_pread_whole(s->fds[idx], buf, size);
 	if (n < 0) {
 		sys->close(s->fds[idx]);
 		s->fds[idx] = -1;
 	}
 	return n;
+}
+
+static ssize_t scope_read(struct scope *s, int idx, const char *path, char *buf, size_t size)
+{
+	return scope_read_file(s, idx, path, buf, size, false);
+}
+
+static ssize_t scope_read_records(struct scope *s, int idx, const char *path, char *buf,
+				  size_t size)
+{
+	return scope_read_file(s, idx, path, buf, size, true);
 }
 
 static int scope_read_u64(struct scope *s, int idx, const char *path, uint64_t *ret_value)
@@ -247,39 +265,42 @@ static void cgroup_zone(struct scope_snapshot *snap, unsigned int reserve_permil
 }
 
 static int acquire_machine(struct scope *s, char *scratch, struct scope_snapshot *snap,
-			   const struct proc_vmstat *gate)
+			   const struct round_gate *gate)
 {
 	struct proc_zone pz[PROC_MAX_ZONES];
-	struct proc_vmstat own;
-	const struct proc_vmstat *vm = gate;
+	struct proc_vmstat vm;
 	struct proc_meminfo mi;
 	struct psi_stats psi;
 	size_t nr;
 	ssize_t n;
 	int r;
 
-	if (!vm) {
-		n = scope_read(s, SF_2, "/proc/vmstat", scratch, SCOPE_SCRATCH_SIZE);
-		if (n < 0)
-			return (int)n;
-		r = parse_vmstat_buf(scratch, &own);
-		if (r < 0)
-			return r;
-		vm = &own;
+	if (gate) {
+		snap->stall_usec = gate->stall_usec;
+	} else {
+		n = scope_read(s, SF_4, "/proc/pressure/memory", scratch, SCOPE_SCRATCH_SIZE);
+		snap->stall_usec =
+		    n < 0 || parse_psi_buf(scratch, &psi) < 0 ? 0 : psi.some.total_usec;
 	}
-	snap->stall_events = vm->allocstall;
-	snap->reclaimed = vm->pgsteal;
-	snap->refaulted = vm->workingset_refault_file + vm->workingset_refault_anon;
-	snap->kernel_oom_kills = vm->oom_kill;
-	n = scope_read(s, SF_4, "/proc/pressure/memory", scratch, SCOPE_SCRATCH_SIZE);
-	snap->stall_usec = n < 0 || parse_psi_buf(scratch, &psi) < 0 ? 0 : psi.some.total_usec;
-	/* Quiet: no stall, no reclaim, no refault since the zones were read. */
+	/*
+	 * Quiet: no task on the machine stalled on memory since the last read. Direct reclaim
+	 * and workingset refaults count in PSI, so an unchanged total means no round to judge.
+	 */
 	if (gate && s->cur.time_usec && s->full_age < SCOPE_FULL_READ_ROUNDS &&
-	    snap->stall_events == s->cur.stall_events && snap->reclaimed == s->cur.reclaimed &&
-	    snap->refaulted == s->cur.refaulted) {
+	    snap->stall_usec == s->cur.stall_usec) {
 		s->full_age++;
 		return 0;
 	}
+	n = scope_read_records(s, SF_2, "/proc/vmstat", scratch, SCOPE_SCRATCH_SIZE);
+	if (n < 0)
+		return (int)n;
+	r = parse_vmstat_buf(scratch, &vm);
+	if (r < 0)
+		return r;
+	snap->stall_events = vm.allocstall;
+	snap->reclaimed = vm.pgsteal;
+	snap->refaulted = vm.workingset_refault_file + vm.workingset_refault_anon;
+	snap->kernel_oom_kills = vm.oom_kill;
 	s->full_age = 0;
 	n = scope_read(s, SF_3, "/proc/meminfo", scratch, SCOPE_SCRATCH_SIZE);
 	if (n < 0)
@@ -290,13 +311,13 @@ static int acquire_machine(struct scope *s, char *scratch, struct scope_snapshot
 	snap->limit_bytes = mi.mem_total_kib * 1024;
 	snap->usage_bytes = (mi.mem_total_kib - mi.mem_available_kib) * 1024;
 	snap->swap_free = mi.swap_free_kib > 0;
-	n = scope_read(s, SF_0, "/proc/zoneinfo", scratch, SCOPE_SCRATCH_SIZE);
+	n = scope_read_records(s, SF_0, "/proc/zoneinfo", scratch, SCOPE_SCRATCH_SIZE);
 	if (n < 0)
 		return (int)n;
 	r = parse_zoneinfo_buf(scratch, pz, PROC_MAX_ZONES, &nr);
 	if (r < 0)
 		return r;
-	n = scope_read(s, SF_1, "/proc/buddyinfo", scratch, SCOPE_SCRATCH_SIZE);
+	n = scope_read_records(s, SF_1, "/proc/buddyinfo", scratch, SCOPE_SCRATCH_SIZE);
 	if (n < 0)
 		return (int)n;
 	r = parse_buddyinfo_buf(scratch, pz, nr);
@@ -312,17 +333,29 @@ static int acquire_machine(struct scope *s, char *scratch, struct scope_snapshot
 }
 
 static int acquire_v1(struct scope *s, char *scratch, struct scope_snapshot *snap,
-		      const struct proc_vmstat *gate)
+		      const struct round_gate *gate)
 {
 	struct memcg_v1_stat st;
 	struct memcg_v1_oom_control oc;
-	uint64_t gate_refaulted = 0;
 	ssize_t n;
 	int r;
 
 	r = scope_read_u64(s, SF_2, "/memory.failcnt", &snap->stall_events);
 	if (r < 0)
 		return r;
+	/*
+	 * Quiet: no failed charge, nobody parked at the last read, no memory stall anywhere on
+	 * the machine since then (v1 has no per-group PSI). Tasks park (under_oom) only after a
+	 * charge fails, and every failure counts in failcnt: a quiet round needs neither
+	 * memory.oom_control nor the rest.
+	 */
+	if (gate && s->cur.time_usec && s->full_age < SCOPE_FULL_READ_ROUNDS && !s->cur.parked &&
+	    snap->stall_events == s->cur.stall_events && gate->stall_usec == s->gate_stall_usec) {
+		s->full_age++;
+		return 0;
+	}
+	s->full_age = 0;
+	s->gate_stall_usec = gate ? gate->stall_usec : 0;
 	n = scope_read(s, SF_4, "/memory.oom_control", scratch, SCOPE_SCRATCH_SIZE);
 	if (n < 0)
 		return (int)n;
@@ -332,18 +365,6 @@ static int acquire_v1(struct scope *s, char *scratch, struct scope_snapshot *sna
 	snap->parked = oc.under_oom != 0;
 	snap->oom_kill_disable = oc.oom_kill_disable != 0;
 	snap->kernel_oom_kills = oc.oom_kill;
-	if (gate) {
-		gate_refaulted = gate->workingset_refault_file + gate->workingset_refault_anon;
-		/* Quiet: no failed charge, nobody parked, no refault anywhere on the machine. */
-		if (s->cur.time_usec && s->full_age < SCOPE_FULL_READ_ROUNDS && !snap->parked &&
-		    !s->cur.parked && snap->stall_events == s->cur.stall_events &&
-		    gate_refaulted == s->gate_refaulted) {
-			s->full_age++;
-			return 0;
-		}
-	}
-	s->full_age = 0;
-	s->gate_refaulted = gate_refaulted;
 	r = scope_read_u64(s, SF_0, "/memory.limit_in_bytes", &snap->limit_bytes);
 	if (!r)
 		r = scope_read_u64(s, SF_1, "/memory.usage_in_bytes", &snap->usage_bytes);
@@ -424,7 +445,7 @@ int scope_acquire(struct scope *s, char *scratch, uint64_t now_usec)
 }
 
 int scope_acquire_gated(struct scope *s, char *scratch, uint64_t now_usec,
-			const struct proc_vmstat *vm)
+			const struct round_gate *gate)
 {
 	struct scope_snapshot snap = s->cur; /* what a quiet acquire does not re-read stays */
 	int r;
@@ -432,10 +453,10 @@ int scope_acquire_gated(struct scope *s, char *scratch, uint64_t now_usec,
 	snap.time_usec = now_usec;
 	switch (s->kind) {
 	case SCOPE_MACHINE:
-		r = acquire_machine(s, scratch, &snap, vm);
+		r = acquire_machine(s, scratch, &snap, gate);
 		break;
 	case SCOPE_CGROUP_V1:
-		r = acquire_v1(s, scratch, &snap, vm);
+		r = acquire_v1(s, scratch, &snap, gate);
 		break;
 	default:
 		r = acquire_v2(s, scratch, &snap);

@@ -38,7 +38,7 @@ enum scope_kind { SCOPE_MACHINE, SCOPE_CGROUP_V1, SCOPE_CGROUP_V2 };
 enum scope_file { SF_0, SF_1, SF_2, SF_3, SF_4, SF_5, NR_SCOPE_FILES };
 
 /* A quiet scope re-reads its expensive files (zoneinfo; memory.stat) at least this often. */
-#define SCOPE_FULL_READ_ROUNDS 10
+#define SCOPE_FULL_READ_ROUNDS 50
 
 /* The cumulative counters of one snapshot, kept for the window. */
 struct scope_counters {
@@ -81,7 +81,7 @@ struct scope {
 	int oom_efd;
 	int fds[NR_SCOPE_FILES];
 	unsigned int full_age;   /* acquires since the expensive files were last read */
-	uint64_t gate_refaulted; /* the machine's refault counter at that read */
+	uint64_t gate_stall_usec; /* the machine's PSI some total at that read */
 	uint64_t mem_total_bytes;
 	unsigned int reserve_permille;
 	struct scope_snapshot prev, cur;
@@ -120,14 +120,20 @@ void scope_close(struct scope *s);
 /* scope_acquire() - read the whole scope now into s->cur (s->prev keeps the last one). */
 int scope_acquire(struct scope *s, char *scratch, uint64_t now_usec);
 
+/* What every scope's acquire may share in one round: the machine's PSI memory "some" total. */
+struct round_gate {
+	uint64_t stall_usec;
+};
+
 /*
  * scope_acquire_gated() - as scope_acquire(), but skip the expensive files while the scope is
- * quiet. @vm: /proc/vmstat read once this round for every scope (the machine scope uses it
- * as its own; a cgroup re-reads memory.stat only when the machine's refault counter moved,
- * its failcnt moved, tasks are parked, or SCOPE_FULL_READ_ROUNDS passed). NULL: read all.
+ * quiet. @gate: /proc/pressure/memory read once this round for every scope. The machine scope
+ * re-reads vmstat, meminfo, zoneinfo and buddyinfo only when that total moved; a v1 cgroup
+ * re-reads oom_control and memory.stat only when its failcnt or that total moved or tasks are
+ * parked. Both re-read all every SCOPE_FULL_READ_ROUNDS. NULL (no PSI here): read all.
  */
 int scope_acquire_gated(struct scope *s, char *scratch, uint64_t now_usec,
-			const struct proc_vmstat *vm);
+			const struct round_gate *gate);
 
 /* scope_usage_bytes() - the usage figure alone (reaper's before/after). */
 int scope_usage_bytes(const struct scope *s, char *scratch, size_t size, uint64_t *ret_bytes);

@@ -190,6 +190,26 @@ out:
 	return ret;
 }
 
+ssize_t sys_pread_whole(int fd, char *buf, size_t size)
+{
+	ssize_t n;
+	int eintr = 0;
+
+	if (size < 2)
+		return -EINVAL;
+	do
+		n = sys->pread(fd, buf, size - 1, 0);
+	while (n == -EINTR && ++eintr < SYS_EINTR_RETRIES);
+	if (n < 0) {
+		buf[0] = '\0';
+		return n;
+	}
+	if ((size_t)n == size - 1) /* perhaps more: read it all the long way */
+		return sys_pread_file(fd, buf, size);
+	buf[n] = '\0';
+	return n;
+}
+
 ssize_t sys_pread_file(int fd, char *buf, size_t size)
 {
 	size_t len = 0;

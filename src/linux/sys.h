@@ -50,6 +50,15 @@ ssize_t sys_read_file(const char *root, const char *path, char *buf, size_t size
 ssize_t sys_pread_file(int fd, char *buf, size_t size);
 
 /*
+ * sys_pread_whole() - sys_pread_file() in one call, for files the kernel generates in a single
+ * seq_file record (cgroupfs files, /proc/pressure/\*, /proc/meminfo): their first read returns
+ * all of the content, so a read shorter than @size - 1 is the end and needs no second read.
+ * Not for multi-record files (/proc/vmstat, zoneinfo): their reads stop at the kernel's buffer.
+ * Return: as sys_pread_file().
+ */
+ssize_t sys_pread_whole(int fd, char *buf, size_t size);
+
+/*
  * sys_write_file() - write @str to @root/@path in one write() (cgroupfs control files).
  * Return: 0 or -errno.
  */
