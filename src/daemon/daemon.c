@@ -480,8 +480,12 @@ static void protect_self(struct daemon *d)
 	log_msg(LOG_PRIO_DEBUG, "sanitizer build: mlockall skipped");
 #endif
 	r = sys_write_file(NULL, "/proc/self/oom_score_adj", "-1000");
+	/* Going below the current value needs CAP_SYS_RESOURCE; oomguard still runs without. */
 	if (r < 0)
-		log_errno(r, "cannot set oom_score_adj -1000");
+		log_msg(LOG_PRIO_WARNING,
+			"cannot set oom_score_adj -1000: %s (needs CAP_SYS_RESOURCE); the kernel's "
+			"OOM killer may choose oomguard",
+			strerror(-r));
 }
 
 static int set_oom_kill_disable(struct scope *s, const char *value)
