@@ -213,45 +213,43 @@ static void log_decision(const struct scope *s, int prio, const char *what)
 	    s->round.reason ? s->round.reason : "", s->decision.reason ? s->decision.reason : "");
 }
 
-int daemon_kill(struct daemon *d, size_t scope_idx, const struct oom_task *victim,
-		uint64_t detect_usec)
+static unsigned long scope_totalpages(const struct scope *s)
+{
+	return (unsigned long)(s->cur.limit_bytes / 4096);
+}
+
+/* Re-check the scope after choosing and before killing. True: resolved, kill nothing. */
+static bool recheck_resolved(struct daemon *d, size_t scope_idx, const struct oom_task *victim)
 {
 	struct scope *s = &d->scopes[scope_idx];
 	struct scope recheck = *s;
-	struct reap_request req;
-	struct pid_stat st;
 	char comm[ESCAPED_COMM_LEN];
-	int pidfd, r;
+	int r;
 
-	escape_comm(victim->comm, comm, sizeof(comm));
-	/* Re-check the scope after choosing and before killing. */
 	r = scope_acquire(&recheck, d->scratch, now_usec());
 	memcpy(s->fds, recheck.fds, sizeof(s->fds)); /* a failed read may have reopened one */
-	if (r == 0 && scope_resolved(&recheck)) {
-		log_msg(LOG_PRIO_NOTICE, "resolved before kill scope=%s pid=%d comm=%s", s->name,
-			victim->pid, comm);
-		scope_oom_progress(s);
-		return -EAGAIN;
-	}
-	pidfd = sys->pidfd_open(victim->pid, 0);
-	if (pidfd < 0) {
-		if (pidfd == -ESRCH)
-			log_msg(LOG_PRIO_NOTICE,
-				"victim exited before kill scope=%s pid=%d comm=%s: nothing killed",
-				s->name, victim->pid, comm);
-		else
-			log_errno(pidfd, "pidfd_open pid=%d", victim->pid);
-		return pidfd;
-	}
-	/* The pidfd pins the pid: if the start time still matches, it is the same process. */
-	r = read_pid_stat(s->root, victim->pid, d->scratch, sizeof(d->scratch), &st);
-	if (r < 0 || st.start_time != victim->start_time) {
-		log_msg(LOG_PRIO_NOTICE,
-			"victim gone before kill scope=%s pid=%d comm=%s (%s): nothing killed",
-			s->name, victim->pid, comm, r < 0 ? "exited" : "pid reused");
-		sys->close(pidfd);
-		return -ESRCH;
-	}
+	if (r < 0 || !scope_resolved(&recheck))
+		return false;
+	escape_comm(victim->comm, comm, sizeof(comm));
+	log_msg(LOG_PRIO_NOTICE, "resolved before kill scope=%s pid=%d comm=%s", s->name,
+		victim->pid, comm);
+	scope_oom_progress(s);
+	return true;
+}
+
+/*
+ * SIGKILL @victim through @pidfd (which pins it and whose identity was confirmed; owned: it is
+ * closed, or a dup goes to the reaper) and hand it to the reaper.
+ */
+static int signal_and_hand(struct daemon *d, size_t scope_idx, const struct oom_task *victim,
+			   int pidfd, uint64_t detect_usec)
+{
+	struct scope *s = &d->scopes[scope_idx];
+	struct reap_request req;
+	char comm[ESCAPED_COMM_LEN];
+	int r;
+
+	escape_comm(victim->comm, comm, sizeof(comm));
 	memset(&req, 0, sizeof(req));
 	req.pid = victim->pid;
 	memcpy(req.comm, victim->comm, sizeof(req.comm));
@@ -275,38 +273,163 @@ int daemon_kill(struct daemon *d, size_t scope_idx, const struct oom_task *victi
 	}
 	d->kills++;
 	victim_record(&d->victims, victim->pid, victim->start_time);
+	/* The reaper first: a log write may itself wait for memory. */
+	req.pidfd = sys->dup(pidfd);
+	sys->close(pidfd);
+	if (req.pidfd >= 0 && d->reaper.started && reaper_submit(&d->reaper, &req) == 0) {
+		d->kill_pending[scope_idx] = true;
+		pidfd = -1;
+	} else if (req.pidfd >= 0) {
+		sys->close(req.pidfd);
+	}
 	log_msg(
 	    LOG_PRIO_WARNING,
 	    "kill scope=%s pid=%d comm=%s rss_kib=%llu oom_score_adj=%d detect_to_kill_usec=%llu",
 	    s->name, victim->pid, comm, (unsigned long long)req.rss_kib, victim->oom_score_adj,
 	    (unsigned long long)(req.kill_usec - detect_usec));
-	req.pidfd = sys->dup(pidfd);
-	sys->close(pidfd);
-	if (req.pidfd < 0 || !d->reaper.started || reaper_submit(&d->reaper, &req) < 0) {
+	if (pidfd >= 0) {
 		log_msg(LOG_PRIO_WARNING, "reaper unavailable for pid=%d: not reaped", victim->pid);
-		if (req.pidfd >= 0)
-			sys->close(req.pidfd);
 		victim_set_state(&d->victims, victim->pid, VICTIM_SKIPPED);
-		return 0;
 	}
-	d->kill_pending[scope_idx] = true;
 	return 0;
 }
 
-static unsigned long scope_totalpages(const struct scope *s)
+/*
+ * A pidfd on @victim, confirmed to be the process that was listed: the pidfd pins the pid, so a
+ * start time that still matches is the same process. Return: the pidfd, -ESRCH when it exited,
+ * -ESTALE when its pid now names another process, -errno.
+ */
+static int open_confirmed(struct daemon *d, const struct scope *s, const struct oom_task *victim)
 {
-	return (unsigned long)(s->cur.limit_bytes / 4096);
+	struct pid_stat st;
+	int pidfd = sys->pidfd_open(victim->pid, 0);
+	int r;
+
+	if (pidfd < 0)
+		return pidfd;
+	r = read_pid_stat(s->root, victim->pid, d->scratch, sizeof(d->scratch), &st);
+	if (r < 0 || st.start_time != victim->start_time) {
+		sys->close(pidfd);
+		return r < 0 ? -ESRCH : -ESTALE;
+	}
+	return pidfd;
 }
 
-static void act_on_scope(struct daemon *d, size_t i, uint64_t detect_usec)
+int daemon_kill(struct daemon *d, size_t scope_idx, const struct oom_task *victim,
+		uint64_t detect_usec)
+{
+	struct scope *s = &d->scopes[scope_idx];
+	char comm[ESCAPED_COMM_LEN];
+	int pidfd;
+
+	if (recheck_resolved(d, scope_idx, victim))
+		return -EAGAIN;
+	pidfd = open_confirmed(d, s, victim);
+	if (pidfd >= 0)
+		return signal_and_hand(d, scope_idx, victim, pidfd, detect_usec);
+	escape_comm(victim->comm, comm, sizeof(comm));
+	if (pidfd == -ESRCH || pidfd == -ESTALE)
+		log_msg(LOG_PRIO_NOTICE,
+			"victim gone before kill scope=%s pid=%d comm=%s (%s): nothing killed",
+			s->name, victim->pid, comm, pidfd == -ESRCH ? "exited" : "pid reused");
+	else
+		log_errno(pidfd, "pidfd_open pid=%d", victim->pid);
+	return pidfd == -ESTALE ? -ESRCH : pidfd;
+}
+
+void daemon_disarm(struct daemon *d, size_t scope_idx)
+{
+	struct candidate *c = &d->cand[scope_idx];
+
+	if (c->armed)
+		sys->close(c->pidfd);
+	c->armed = false;
+}
+
+int daemon_arm(struct daemon *d, size_t scope_idx, uint64_t now)
+{
+	struct scope *s = &d->scopes[scope_idx];
+	struct candidate *c = &d->cand[scope_idx];
+	const struct oom_task *t;
+	size_t idx = 0;
+	long points = 0;
+	int pidfd, r;
+
+	daemon_disarm(d, scope_idx);
+	r = tasks_acquire(&d->tasks, s, &d->cfg, &d->victims, d->self_pid, d->scratch,
+			  sizeof(d->scratch));
+	if (r < 0)
+		return r;
+	switch (select_bad_process(d->tasks.tasks, d->tasks.nr, scope_totalpages(s), &idx,
+				   &points)) {
+	case OOM_SELECT_NONE:
+		return -ENOENT;
+	case OOM_SELECT_WAIT:
+		return -EBUSY;
+	case OOM_SELECT_VICTIM:
+		break;
+	}
+	t = &d->tasks.tasks[idx];
+	pidfd = open_confirmed(d, s, t);
+	if (pidfd < 0)
+		return pidfd;
+	c->armed = true;
+	c->pidfd = pidfd;
+	c->task = *t;
+	c->points = points;
+	c->time_usec = now;
+	return 0;
+}
+
+/* A pidfd polls readable once its process has exited (a zombie too): nothing left to kill. */
+static bool pidfd_exited(int pidfd)
+{
+	struct pollfd p = {.fd = pidfd, .events = POLLIN};
+
+	return sys->poll(&p, 1, 0) > 0;
+}
+
+void daemon_act(struct daemon *d, size_t i, uint64_t detect_usec)
 {
 	struct scope *s = &d->scopes[i];
+	struct candidate *c = &d->cand[i];
 	const struct oom_task *t;
 	char comm[ESCAPED_COMM_LEN];
 	size_t idx = 0;
 	long points = 0;
 	int r;
 
+	if (c->armed && detect_usec - c->time_usec <= CANDIDATE_MAX_AGE_USEC) {
+		/* Chosen ahead: kill through the held pidfd, log the inputs after. */
+		if (d->cfg.dry_run) {
+			log_decision(s, LOG_PRIO_NOTICE, "oom");
+			escape_comm(c->task.comm, comm, sizeof(comm));
+			log_msg(LOG_PRIO_NOTICE,
+				"dry-run: would kill scope=%s pid=%d comm=%s rss_kib=%llu "
+				"badness=%ld (chosen %llu ms before)",
+				s->name, c->task.pid, comm,
+				(unsigned long long)c->task.rss_pages * 4, c->points,
+				(unsigned long long)(detect_usec - c->time_usec) / 1000);
+			scope_oom_progress(s);
+			return;
+		}
+		if (pidfd_exited(c->pidfd)) {
+			daemon_disarm(d, i); /* it died since (the kernel may have killed it) */
+			goto choose;
+		}
+		if (recheck_resolved(d, i, &c->task))
+			return;
+		t = &c->task;
+		c->armed = false; /* its pidfd goes to signal_and_hand */
+		r = signal_and_hand(d, i, t, c->pidfd, detect_usec);
+		if (r != -ESRCH) {
+			log_decision(s, LOG_PRIO_NOTICE, "oom");
+			return;
+		}
+		/* Gone since it was chosen: choose again now. */
+	}
+choose:
+	daemon_disarm(d, i);
 	r = tasks_acquire(&d->tasks, s, &d->cfg, &d->victims, d->self_pid, d->scratch,
 			  sizeof(d->scratch));
 	if (r < 0) {
@@ -336,6 +459,21 @@ static void act_on_scope(struct daemon *d, size_t i, uint64_t detect_usec)
 		return;
 	}
 	daemon_kill(d, i, t, detect_usec);
+}
+
+/* Choose a scope's victim ahead of its verdict while pressure builds (struct candidate). */
+static void arm_scope(struct daemon *d, size_t i, uint64_t now)
+{
+	const struct scope *s = &d->scopes[i];
+	struct candidate *c = &d->cand[i];
+
+	if (s->decision.no_progress_loops < CANDIDATE_ARM_LOOPS) {
+		daemon_disarm(d, i);
+		return;
+	}
+	if (c->armed && now - c->time_usec < CANDIDATE_REFRESH_USEC)
+		return;
+	daemon_arm(d, i, now);
 }
 
 /* /proc/pressure/memory once per round: every scope's gate (see scope_acquire_gated). */
@@ -379,9 +517,12 @@ void daemon_round(struct daemon *d)
 		scope_decide(s, &d->cfg);
 		if (log_max_prio >= LOG_PRIO_DEBUG && s->round.is_round)
 			log_decision(s, LOG_PRIO_DEBUG, s->oom ? "round, oom" : "round, retry");
-		if (!s->oom || d->kill_pending[i])
+		if (d->kill_pending[i])
 			continue;
-		act_on_scope(d, i, now);
+		if (s->oom)
+			daemon_act(d, i, now);
+		else
+			arm_scope(d, i, now);
 	}
 }
 
@@ -529,6 +670,7 @@ static void scopes_stop(struct daemon *d)
 		if (s->restore_oom_kill_disable)
 			set_oom_kill_disable(s, "0");
 		s->restore_oom_kill_disable = false;
+		daemon_disarm(d, i);
 		scope_close(s);
 	}
 }

@@ -20,8 +20,28 @@
 #define EXIT_CONFIG  2
 
 /*
+ * A scope's victim chosen ahead of its verdict. Once a scope has had CANDIDATE_ARM_LOOPS rounds
+ * without progress, the loop lists its tasks, chooses the victim and opens a pidfd on it (at
+ * most every CANDIDATE_REFRESH_USEC), so that the verdict kills at once through that pidfd:
+ * no /proc listing at the moment memory is exhausted, when every file read may stall in
+ * reclaim. A candidate older than CANDIDATE_MAX_AGE_USEC is not used.
+ */
+#define CANDIDATE_ARM_LOOPS    4
+#define CANDIDATE_REFRESH_USEC 1000000ull
+#define CANDIDATE_MAX_AGE_USEC 2000000ull
+
+struct candidate {
+	bool armed;
+	int pidfd; /* pins the process; its start time matched when opened */
+	struct oom_task task;
+	long points;
+	uint64_t time_usec;
+};
+
+/*
  * struct daemon - everything the loop touches, sized at start-up (no allocation after).
  * @kill_pending:  per scope: a victim is with the reaper; kill no other in that scope
+ * @cand:          per scope: the victim chosen ahead of the verdict (struct candidate)
  */
 struct daemon {
 	struct config cfg;
@@ -30,6 +50,7 @@ struct daemon {
 	struct scope scopes[DAEMON_MAX_SCOPES];
 	size_t nr_scopes;
 	bool kill_pending[DAEMON_MAX_SCOPES];
+	struct candidate cand[DAEMON_MAX_SCOPES];
 	struct task_list tasks;
 	struct victim_table victims;
 	struct reaper reaper;
@@ -65,6 +86,22 @@ void daemon_handle_reports(struct daemon *d);
  */
 int daemon_kill(struct daemon *d, size_t scope_idx, const struct oom_task *victim,
 		uint64_t detect_usec);
+
+/*
+ * daemon_act() - the OOM verdict of scope @scope_idx: kill its armed candidate through the
+ * held pidfd when it is fresh and alive, else list the scope's tasks, choose and daemon_kill().
+ * Both re-check the scope first. @detect_usec: when the verdict was read.
+ */
+void daemon_act(struct daemon *d, size_t scope_idx, uint64_t detect_usec);
+
+/*
+ * daemon_arm() - choose @scope_idx's victim now and hold a pidfd on it (see struct candidate).
+ * Return: 0 when armed, -ENOENT when there is no killable task, -errno otherwise.
+ */
+int daemon_arm(struct daemon *d, size_t scope_idx, uint64_t now_usec);
+
+/* daemon_disarm() - drop @scope_idx's candidate. */
+void daemon_disarm(struct daemon *d, size_t scope_idx);
 
 /* daemon_run() - start-up, the loop until SIGTERM/SIGINT, shutdown. Returns the exit code. */
 int daemon_run(struct daemon *d);

@@ -116,6 +116,7 @@ static int teardown(void **state)
 {
 	(void)state;
 	sys = &sys_ops_real;
+	daemon_disarm(&d, 0);
 	reap_child(&big);
 	reap_child(&small);
 	config_release(&d.cfg);
@@ -178,12 +179,63 @@ static void test_pid_reused(void **state)
 	assert_int_equal(kill(big, 0), 0); /* the "new" process was not touched either */
 }
 
+/* Chosen ahead of the verdict: the verdict kills the candidate through the held pidfd. */
+static void test_armed_kill(void **state)
+{
+	int status = 0;
+
+	(void)state;
+	(void)choose();
+	assert_int_equal(daemon_arm(&d, 0, now_usec()), 0);
+	assert_true(d.cand[0].armed);
+	assert_int_equal(d.cand[0].task.pid, big);
+	daemon_act(&d, 0, now_usec());
+	assert_false(d.cand[0].armed);
+	assert_int_equal(d.kills, 1);
+	assert_int_equal(waitpid(big, &status, 0), big);
+	assert_true(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+	big = 0;
+	assert_int_equal(waitpid(small, NULL, WNOHANG), 0);
+}
+
+/* The candidate exits between arming and the verdict: its memory is back, nothing is killed. */
+static void test_armed_victim_exited(void **state)
+{
+	(void)state;
+	(void)choose();
+	assert_int_equal(daemon_arm(&d, 0, now_usec()), 0);
+	reap_child(&big);
+	daemon_act(&d, 0, now_usec());
+	assert_false(d.cand[0].armed);
+	assert_small_alive();
+}
+
+/* A candidate chosen too long ago is not used: the verdict chooses afresh. */
+static void test_armed_stale(void **state)
+{
+	int status = 0;
+
+	(void)state;
+	(void)choose();
+	assert_int_equal(daemon_arm(&d, 0, now_usec()), 0);
+	d.cand[0].task.pid = small; /* what a stale candidate would name; must not be used */
+	d.cand[0].time_usec -= CANDIDATE_MAX_AGE_USEC + 1;
+	daemon_act(&d, 0, now_usec());
+	assert_int_equal(d.kills, 1);
+	assert_int_equal(waitpid(big, &status, 0), big);
+	big = 0;
+	assert_int_equal(waitpid(small, NULL, WNOHANG), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test_setup_teardown(test_exit_before_pidfd_open, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_exit_before_signal, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_pid_reused, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_armed_kill, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_armed_victim_exited, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_armed_stale, setup, teardown),
 	};
 	int fd, r;
 

@@ -106,6 +106,9 @@ flood_run() {
 			"oomguard's log: $(grep -c ': kill scope=' "$OG_LOG") kills," \
 			"$(grep -c 'resolved before kill' "$OG_LOG") 'resolved before kill';" \
 			"its CPU time $(secs "${og_cpu_cs:-0}") s"
+		# Its verdicts and kills, with the inputs and latencies they logged.
+		grep -E ': (oom|kill|reap|resolved before kill|victim gone before kill) scope=' "$OG_LOG" |
+			head -n 12 | cut -c1-400 | sed "s/^/INFO flood-$label: log: /"
 	fi
 	stall_ms=$((($(psi_full_us) - psi0) / 1000))
 	avail_kib=$(meminfo_kib MemAvailable)
