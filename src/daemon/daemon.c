@@ -476,25 +476,41 @@ static void arm_scope(struct daemon *d, size_t i, uint64_t now)
 	daemon_arm(d, i, now);
 }
 
-/* /proc/pressure/memory once per round: every scope's gate (see scope_acquire_gated). */
+/* Opens @path once (fd in *@fd, *@open set) and reads it whole into d->scratch. */
+static ssize_t read_kept(struct daemon *d, const char *path, int *fd, bool *open, bool records)
+{
+	if (!*open) {
+		int r = sys_open_path(d->cfg.root[0] ? d->cfg.root : NULL, path, O_RDONLY);
+
+		if (r < 0)
+			return r;
+		*fd = r;
+		*open = true;
+	}
+	return records ? sys_pread_file(*fd, d->scratch, sizeof(d->scratch))
+		       : sys_pread_whole(*fd, d->scratch, sizeof(d->scratch));
+}
+
+/*
+ * Once per round for every scope (struct round_gate): /proc/pressure/memory, and /proc/vmstat
+ * while v1 groups are watched.
+ */
 static const struct round_gate *read_gate(struct daemon *d, struct round_gate *gate)
 {
 	struct psi_stats psi;
+	bool v1 = false;
 
-	if (!d->psi_open) {
-		int fd = sys_open_path(d->cfg.root[0] ? d->cfg.root : NULL,
-				       "/proc/pressure/memory", O_RDONLY);
-
-		if (fd < 0)
-			return NULL;
-		d->psi_fd = fd;
-		d->psi_open = true;
-	}
-	if (sys_pread_whole(d->psi_fd, d->scratch, sizeof(d->scratch)) < 0 ||
+	if (read_kept(d, "/proc/pressure/memory", &d->psi_fd, &d->psi_open, false) < 0 ||
 	    parse_psi_buf(d->scratch, &psi) < 0)
 		return NULL;
 	gate->stall_usec = psi.some.total_usec;
-	return gate;
+	for (size_t i = 0; i < d->nr_scopes; i++)
+		v1 |= d->scopes[i].kind == SCOPE_CGROUP_V1;
+	gate->has_vm = v1 &&
+		       read_kept(d, "/proc/vmstat", &d->vmstat_fd, &d->vmstat_open, true) >= 0 &&
+		       parse_vmstat_buf(d->scratch, &gate->vm) == 0;
+	/* Without the machine's refaults a v1 group cannot tell quiet: read everything. */
+	return v1 && !gate->has_vm ? NULL : gate;
 }
 
 void daemon_round(struct daemon *d)
@@ -818,7 +834,9 @@ void daemon_teardown(struct daemon *d)
 {
 	if (d->psi_open)
 		sys->close(d->psi_fd);
-	d->psi_open = false;
+	if (d->vmstat_open)
+		sys->close(d->vmstat_fd);
+	d->psi_open = d->vmstat_open = false;
 	reaper_stop(&d->reaper);
 	daemon_handle_reports(d);
 	scopes_stop(d);

@@ -57,6 +57,8 @@ struct daemon {
 	int self_pid;
 	int psi_fd; /* valid when psi_open: /proc/pressure/memory, read once per round for all */
 	bool psi_open;
+	int vmstat_fd; /* valid when vmstat_open: /proc/vmstat, the same while v1 groups are watched */
+	bool vmstat_open;
 	unsigned long rounds, kills;
 	char scratch[SCOPE_SCRATCH_SIZE];
 };

@@ -286,17 +286,21 @@ static int acquire_machine(struct scope *s, char *scratch, struct scope_snapshot
 	 * Quiet: no task on the machine stalled on memory since the last read. Direct reclaim
 	 * and workingset refaults count in PSI, so an unchanged total means no round to judge.
 	 */
-	if (gate && s->cur.time_usec && s->full_age < SCOPE_FULL_READ_ROUNDS &&
+	if (gate && s->cur.time_usec && s->full_age + 1 < SCOPE_FULL_READ_ROUNDS &&
 	    snap->stall_usec == s->cur.stall_usec) {
 		s->full_age++;
 		return 0;
 	}
-	n = scope_read_records(s, SF_2, "/proc/vmstat", scratch, SCOPE_SCRATCH_SIZE);
-	if (n < 0)
-		return (int)n;
-	r = parse_vmstat_buf(scratch, &vm);
-	if (r < 0)
-		return r;
+	if (gate && gate->has_vm) {
+		vm = gate->vm;
+	} else {
+		n = scope_read_records(s, SF_2, "/proc/vmstat", scratch, SCOPE_SCRATCH_SIZE);
+		if (n < 0)
+			return (int)n;
+		r = parse_vmstat_buf(scratch, &vm);
+		if (r < 0)
+			return r;
+	}
 	snap->stall_events = vm.allocstall;
 	snap->reclaimed = vm.pgsteal;
 	snap->refaulted = vm.workingset_refault_file + vm.workingset_refault_anon;
@@ -337,25 +341,32 @@ static int acquire_v1(struct scope *s, char *scratch, struct scope_snapshot *sna
 {
 	struct memcg_v1_stat st;
 	struct memcg_v1_oom_control oc;
+	uint64_t refaulted = 0;
 	ssize_t n;
 	int r;
 
 	r = scope_read_u64(s, SF_2, "/memory.failcnt", &snap->stall_events);
 	if (r < 0)
 		return r;
+	if (gate)
+		refaulted = gate->has_vm ? gate->vm.workingset_refault_file +
+					       gate->vm.workingset_refault_anon
+					 : 0;
 	/*
-	 * Quiet: no failed charge, nobody parked at the last read, no memory stall anywhere on
-	 * the machine since then (v1 has no per-group PSI). Tasks park (under_oom) only after a
-	 * charge fails, and every failure counts in failcnt: a quiet round needs neither
-	 * memory.oom_control nor the rest.
+	 * Quiet: no failed charge, nobody parked at the last read, no memory stall and no refault
+	 * anywhere on the machine since then (struct round_gate says why both). Tasks park
+	 * (under_oom) only after a charge fails, and every failure counts in failcnt: a quiet
+	 * round needs neither memory.oom_control nor the rest.
 	 */
-	if (gate && s->cur.time_usec && s->full_age < SCOPE_FULL_READ_ROUNDS && !s->cur.parked &&
-	    snap->stall_events == s->cur.stall_events && gate->stall_usec == s->gate_stall_usec) {
+	if (gate && s->cur.time_usec && s->full_age + 1 < SCOPE_FULL_READ_ROUNDS && !s->cur.parked &&
+	    snap->stall_events == s->cur.stall_events && gate->stall_usec == s->gate_stall_usec &&
+	    refaulted == s->gate_refaulted) {
 		s->full_age++;
 		return 0;
 	}
 	s->full_age = 0;
 	s->gate_stall_usec = gate ? gate->stall_usec : 0;
+	s->gate_refaulted = refaulted;
 	n = scope_read(s, SF_4, "/memory.oom_control", scratch, SCOPE_SCRATCH_SIZE);
 	if (n < 0)
 		return (int)n;

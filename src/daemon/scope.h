@@ -82,6 +82,7 @@ struct scope {
 	int fds[NR_SCOPE_FILES];
 	unsigned int full_age;   /* acquires since the expensive files were last read */
 	uint64_t gate_stall_usec; /* the machine's PSI some total at that read */
+	uint64_t gate_refaulted;  /* the machine's refault counter at that read */
 	uint64_t mem_total_bytes;
 	unsigned int reserve_permille;
 	struct scope_snapshot prev, cur;
@@ -120,17 +121,26 @@ void scope_close(struct scope *s);
 /* scope_acquire() - read the whole scope now into s->cur (s->prev keeps the last one). */
 int scope_acquire(struct scope *s, char *scratch, uint64_t now_usec);
 
-/* What every scope's acquire may share in one round: the machine's PSI memory "some" total. */
+/*
+ * What every scope's acquire shares in one round: the machine's PSI memory "some" total and,
+ * when v1 groups are watched, /proc/vmstat (@has_vm): v1 has no per-group PSI, and a group that
+ * thrashes on its page cache need not move its failcnt nor the machine's PSI (its rereads wait
+ * in the block layer, not in a memstall; measured, docs/daemon.md), but its refaults move the
+ * machine's workingset_refault counters.
+ */
 struct round_gate {
 	uint64_t stall_usec;
+	bool has_vm;
+	struct proc_vmstat vm;
 };
 
 /*
  * scope_acquire_gated() - as scope_acquire(), but skip the expensive files while the scope is
- * quiet. @gate: /proc/pressure/memory read once this round for every scope. The machine scope
- * re-reads vmstat, meminfo, zoneinfo and buddyinfo only when that total moved; a v1 cgroup
- * re-reads oom_control and memory.stat only when its failcnt or that total moved or tasks are
- * parked. Both re-read all every SCOPE_FULL_READ_ROUNDS. NULL (no PSI here): read all.
+ * quiet. @gate: read once this round for every scope. The machine scope re-reads vmstat (unless
+ * the gate has it), meminfo, zoneinfo and buddyinfo only when the stall total moved; a v1 group
+ * re-reads oom_control and memory.stat only when its failcnt, the stall total or the machine's
+ * refaults moved or tasks are parked. Both re-read all every SCOPE_FULL_READ_ROUNDS.
+ * NULL (no PSI here): read all.
  */
 int scope_acquire_gated(struct scope *s, char *scratch, uint64_t now_usec,
 			const struct round_gate *gate);

@@ -166,6 +166,49 @@ static void test_v1_group(void **state)
 			 -ENOTDIR);
 }
 
+/*
+ * The gate of a v1 group: a round re-reads oom_control and memory.stat (full_age back to 0) when
+ * the machine's stall total or its refaults moved, and only then; a group thrashing on its page
+ * cache may move neither its failcnt nor the stall total, only the refaults.
+ */
+static void test_v1_gate(void **state)
+{
+	struct cgroup_mounts m;
+	struct round_gate g = {.stall_usec = 1000, .has_vm = true};
+	struct scope s;
+	char err[256] = "";
+	uint64_t t = 1000;
+
+	(void)state;
+	mounts_of("tests/fixtures/k6.18", &m);
+	assert_int_equal(scope_init_cgroup(&s, "tests/fixtures/k6.18",
+					   "/sys/fs/cgroup/memory/oomguard-fixture", &m, scratch,
+					   err, sizeof(err)),
+			 0);
+	g.vm.workingset_refault_file = 500;
+	assert_int_equal(scope_acquire_gated(&s, scratch, t += 100000, &g), 0);
+	assert_int_equal(s.full_age, 0); /* the first read is full */
+	assert_int_equal(scope_acquire_gated(&s, scratch, t += 100000, &g), 0);
+	assert_int_equal(s.full_age, 1); /* nothing moved: quiet */
+	g.vm.workingset_refault_file++;
+	assert_int_equal(scope_acquire_gated(&s, scratch, t += 100000, &g), 0);
+	assert_int_equal(s.full_age, 0);
+	assert_int_equal(scope_acquire_gated(&s, scratch, t += 100000, &g), 0);
+	assert_int_equal(s.full_age, 1);
+	g.stall_usec++;
+	assert_int_equal(scope_acquire_gated(&s, scratch, t += 100000, &g), 0);
+	assert_int_equal(s.full_age, 0);
+	for (int i = 1; i < SCOPE_FULL_READ_ROUNDS; i++) {
+		assert_int_equal(scope_acquire_gated(&s, scratch, t += 100000, &g), 0);
+		assert_int_equal(s.full_age, i);
+	}
+	assert_int_equal(scope_acquire_gated(&s, scratch, t += 100000, &g), 0);
+	assert_int_equal(s.full_age, 0); /* read in full at least every SCOPE_FULL_READ_ROUNDS */
+	assert_int_equal(scope_acquire_gated(&s, scratch, t += 100000, NULL), 0);
+	assert_int_equal(s.full_age, 0); /* no gate: always in full */
+	scope_close(&s);
+}
+
 /* The machine's candidates come from /proc: a user process is a candidate, a kernel thread
  * (PF_KTHREAD, no Vm* lines) never is; a protected name never is. */
 static struct task_list tl;
@@ -247,6 +290,7 @@ int main(void)
 	    cmocka_unit_test(test_resolved),
 	    cmocka_unit_test(test_v2_group),
 	    cmocka_unit_test(test_v1_group),
+	    cmocka_unit_test(test_v1_gate),
 	    cmocka_unit_test(test_machine_tasks),
 	};
 
