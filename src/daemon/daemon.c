@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "daemon/log.h"
+#include "daemon/prefault.h"
 #include "linux/parse.h"
 #include "linux/sys.h"
 
@@ -632,6 +633,9 @@ static void protect_self(struct daemon *d)
 	/* MCL_ONFAULT: lock what the loop touches, without faulting in all of libc. */
 	if (mlockall(MCL_CURRENT | MCL_FUTURE | MCL_ONFAULT) < 0)
 		log_errno(-errno, "mlockall");
+	/* ... and touch now what the kill path would touch first at the worst moment. */
+	prefault_range(d, sizeof(*d));
+	prefault_stack();
 #else
 	(void)d;
 	log_msg(LOG_PRIO_DEBUG, "sanitizer build: mlockall skipped");

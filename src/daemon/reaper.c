@@ -3,6 +3,8 @@
  * kernel reaper's retry rule: MAX_OOM_REAP_RETRIES tries, OOM_REAP_STEP_MSEC apart. */
 #include "daemon/reaper.h"
 
+#include "daemon/prefault.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -96,6 +98,8 @@ static void *reaper_main(void *arg)
 {
 	struct reaper *r = arg;
 	int err = reaper_raise_priority();
+
+	prefault_stack(); /* locked now (mlockall MCL_FUTURE), not at the first reap */
 
 	if (err)
 		log_errno(err, "reaper: cannot run SCHED_FIFO (reaping at normal priority)");
