@@ -10,6 +10,8 @@
 #   VM_TIMEOUT  seconds before the guest is stopped (default 1500)
 #   VM_OOMGUARD a static oomguard binary (or script) to test instead of this tree's
 #   VM_LOGLEVEL the guest kernel's console loglevel (default 1; 4 shows the OOM kills as they come)
+#   VM_OOMGUARD_ARGS  extra options for every `oomguard run` in the guest, comma-separated
+#               (e.g. --log-level,debug: the flood then sums up the daemon's round verdicts)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 out=build/vm
@@ -88,7 +90,7 @@ log=$out/serial.log
 qemu=(qemu-system-x86_64 -accel tcg -m 2048 -smp 2 -nodefaults -display none -no-reboot
 	-serial stdio -kernel "$kernel" -initrd "$out/initramfs.cpio.gz"
 	-drive "file=$out/disk.img,format=raw,if=virtio,cache=unsafe"
-	-append "console=ttyS0 loglevel=${VM_LOGLEVEL:-1} panic=-1 log_buf_len=8M vmtests=$tests vmflood=$flood vmruns=$runs")
+	-append "console=ttyS0 loglevel=${VM_LOGLEVEL:-1} panic=-1 log_buf_len=8M vmtests=$tests vmflood=$flood vmruns=$runs${VM_OOMGUARD_ARGS:+ vmogargs=$VM_OOMGUARD_ARGS}")
 
 # The guest's memory lives in the qemu process: keep it in a host memory cgroup with a limit.
 hostcg=""
@@ -115,9 +117,10 @@ fi
 echo "run.sh: booting $kernel under TCG (tests: $tests, flood: $flood x $runs, timeout ${timeout_s} s)"
 start=$(date +%s)
 set +e
+# build/vm/qemu.pid holds the pid to kill to stop the guest.
 (
 	[ -n "$hostcg" ] && echo $BASHPID >"$hostcg/cgroup.procs"
-	echo $BASHPID >"$out/qemu.pid" # kill "$(cat build/vm/qemu.pid)" stops the guest
+	echo $BASHPID >"$out/qemu.pid"
 	exec timeout -k 10 "$timeout_s" "${qemu[@]}" </dev/null
 ) | tee "$log" | sed -u "s/\r$//" | grep --line-buffered -E "^(PASS|FAIL|SKIP|INFO|init:|tests:)"
 rc=${PIPESTATUS[0]}

@@ -109,6 +109,14 @@ flood_run() {
 		# Its verdicts and kills, with the inputs and latencies they logged.
 		grep -E ': (oom|kill|reap|resolved before kill|victim gone before kill) scope=' "$OG_LOG" |
 			head -n 12 | cut -c1-400 | sed "s/^/INFO flood-$label: log: /"
+		# With --log-level debug (VM_OOMGUARD_ARGS): how its rounds were judged, and the
+		# highest no-progress count reached.
+		if grep -q 'round, ' "$OG_LOG"; then
+			info "flood-$label: rounds: $(grep -o 'round="[^"]*"' "$OG_LOG" | sort | uniq -c |
+				awk '{ $1 = $1; printf "%s%s", s, $0; s = "; " }')"
+			info "flood-$label: max loops $(grep -o 'loops=[0-9]*' "$OG_LOG" | cut -d= -f2 |
+				sort -n | tail -n 1), verdicts $(grep -c 'round, oom' "$OG_LOG")"
+		fi
 	fi
 	stall_ms=$((($(psi_full_us) - psi0) / 1000))
 	avail_kib=$(meminfo_kib MemAvailable)

@@ -88,7 +88,8 @@ og_built() { oomguard run --help >/dev/null 2>&1; }
 
 # og_start ARGS...: start `oomguard run ARGS` in the background (in the root cgroup), log to OG_LOG.
 og_start() {
-	oomguard run "$@" >>"$OG_LOG" 2>&1 &
+	# shellcheck disable=SC2046 # vmogargs (kernel command line) is comma-separated on purpose
+	oomguard run $(echo "${vmogargs:-}" | tr , ' ') "$@" >>"$OG_LOG" 2>&1 &
 	og_pid=$!
 	sleep 1
 	[ -d "/proc/$og_pid" ]
