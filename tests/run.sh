@@ -34,10 +34,12 @@ run_cmocka() {
 	grep -h '^SKIP' "$log" | sed "s|^|$(basename "$bin"): |"
 }
 
+# run_shell TEST [TAG]: TAG names a second run of the same test (its log and its lines).
 run_shell() {
-	local t=$1 log
-	log="$logdir/$(echo "$t" | tr / _).log"
-	bash "$t" >"$log" 2>&1
+	local t=$1 tag=${2:-} log
+	log="$logdir/$(echo "$t" | tr / _)${tag:+.$tag}.log"
+	t="$t${tag:+ ($tag)}"
+	bash "${1}" >"$log" 2>&1
 	local rc=$?
 	case $rc in
 	0) passed=$((passed + 1)) ;;
@@ -57,6 +59,16 @@ for t in tests/cli/*.sh tests/sim/*.sh tests/integration/*.sh; do
 	[ -n "$pattern" ] && [[ $t != *"$pattern"* ]] && continue
 	run_shell "$t"
 done
+
+# The binary `make` ships (static, musl; the runs above use the sanitizer build): its
+# command-line, sim and daemon tests again.
+if [ -x "$PWD/oomguard" ]; then
+	for t in tests/cli/usage.sh tests/cli/daemon_run.sh tests/sim/golden.sh \
+		tests/integration/daemon_flood.sh tests/integration/daemon_frozen.sh; do
+		[ -n "$pattern" ] && [[ "$t shipped" != *"$pattern"* ]] && continue
+		OOMGUARD_BIN="$PWD/oomguard" run_shell "$t" shipped
+	done
+fi
 
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]

@@ -467,14 +467,30 @@ static void arm_scope(struct daemon *d, size_t i, uint64_t now)
 {
 	const struct scope *s = &d->scopes[i];
 	struct candidate *c = &d->cand[i];
+	char comm[ESCAPED_COMM_LEN];
+	uint64_t t0;
+	int r;
 
 	if (s->decision.no_progress_loops < CANDIDATE_ARM_LOOPS) {
-		daemon_disarm(d, i);
+		/* Kept through a progress round in the middle of pressure; dropped once stale. */
+		if (c->armed && now - c->time_usec > CANDIDATE_MAX_AGE_USEC)
+			daemon_disarm(d, i);
 		return;
 	}
 	if (c->armed && now - c->time_usec < CANDIDATE_REFRESH_USEC)
 		return;
-	daemon_arm(d, i, now);
+	t0 = now_usec();
+	r = daemon_arm(d, i, now);
+	if (r < 0) {
+		log_msg(LOG_PRIO_DEBUG, "cannot arm scope=%s: %s", s->name, sys_errno_name(r));
+		return;
+	}
+	escape_comm(c->task.comm, comm, sizeof(comm));
+	log_msg(LOG_PRIO_INFO,
+		"armed scope=%s pid=%d comm=%s rss_kib=%llu badness=%ld loops=%d tasks=%zu "
+		"listing_usec=%llu",
+		s->name, c->task.pid, comm, (unsigned long long)c->task.rss_pages * 4, c->points,
+		s->decision.no_progress_loops, d->tasks.nr, (unsigned long long)(now_usec() - t0));
 }
 
 /* Opens @path once (fd in *@fd, *@open set) and reads it whole into d->scratch. */
@@ -844,5 +860,6 @@ void daemon_teardown(struct daemon *d)
 	reaper_stop(&d->reaper);
 	daemon_handle_reports(d);
 	scopes_stop(d);
+	tasks_close(&d->tasks);
 	config_release(&d->cfg);
 }

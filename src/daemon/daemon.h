@@ -20,13 +20,13 @@
 #define EXIT_CONFIG  2
 
 /*
- * A scope's victim chosen ahead of its verdict. Once a scope has had CANDIDATE_ARM_LOOPS rounds
- * without progress, the loop lists its tasks, chooses the victim and opens a pidfd on it (at
- * most every CANDIDATE_REFRESH_USEC), so that the verdict kills at once through that pidfd:
- * no /proc listing at the moment memory is exhausted, when every file read may stall in
- * reclaim. A candidate older than CANDIDATE_MAX_AGE_USEC is not used.
+ * A scope's victim chosen ahead of its verdict. From its first round without progress, the
+ * loop lists a scope's tasks, chooses the victim and opens a pidfd on it (at most every
+ * CANDIDATE_REFRESH_USEC), so that the verdict kills at once through that pidfd: no /proc
+ * listing at the moment memory is exhausted, when every file read may stall in reclaim. A
+ * candidate older than CANDIDATE_MAX_AGE_USEC is not used, and is dropped.
  */
-#define CANDIDATE_ARM_LOOPS    4
+#define CANDIDATE_ARM_LOOPS    1
 #define CANDIDATE_REFRESH_USEC 1000000ull
 #define CANDIDATE_MAX_AGE_USEC 2000000ull
 

@@ -67,6 +67,53 @@ static bool cgroup_matches(const char *root, int pid, const char *want, char *sc
 	return !strncmp(path, want, len) && (path[len] == '/' || path[len] == '\0');
 }
 
+/* The flags of @t from its name, pid, cgroup and the earlier victims. */
+static void task_flags(struct oom_task *t, const char *root, const struct config *c,
+		       const struct victim_table *vt, int self_pid, char *scratch, size_t size)
+{
+	if (t->pid == 1)
+		t->flags |= OOM_TASK_INIT;
+	if (t->pid == self_pid)
+		t->flags |= OOM_TASK_SELF;
+	for (size_t i = 0; i < c->nr_protect; i++)
+		if (!strcmp(c->protect[i], t->comm))
+			t->flags |= OOM_TASK_PROTECTED;
+	if (c->has_prefer_re && !regexec(&c->prefer_re, t->comm, 0, NULL, 0))
+		t->flags |= OOM_TASK_PREFER;
+	if (c->has_avoid_re && !regexec(&c->avoid_re, t->comm, 0, NULL, 0))
+		t->flags |= OOM_TASK_AVOID;
+	if (c->prefer_cgroup[0] && cgroup_matches(root, t->pid, c->prefer_cgroup, scratch, size))
+		t->flags |= OOM_TASK_PREFER;
+	if (c->avoid_cgroup[0] && cgroup_matches(root, t->pid, c->avoid_cgroup, scratch, size))
+		t->flags |= OOM_TASK_AVOID;
+	t->flags |= victim_flags(vt, t->pid, t->start_time);
+}
+
+/* What /proc/PID/status adds to a task read from its stat: swap, page tables, the mm. */
+static void task_add_status(struct oom_task *t, const struct pid_status *ss)
+{
+	t->rss_pages = ss->rss_kib / 4;
+	t->swap_pages = ss->swap_kib / 4;
+	t->pgtables_pages = ss->pte_kib / 4;
+	if (ss->kthread == 1)
+		t->flags |= OOM_TASK_KTHREAD;
+	if (!ss->has_vm)
+		t->flags |= OOM_TASK_NO_MM;
+}
+
+static void task_from_stat(struct oom_task *t, int pid, const struct pid_stat *st)
+{
+	memset(t, 0, sizeof(*t));
+	t->pid = pid;
+	memcpy(t->comm, st->comm, sizeof(t->comm));
+	t->rss_pages = st->rss_pages;
+	t->start_time = st->start_time;
+	if (st->flags & PF_KTHREAD_FLAG)
+		t->flags |= OOM_TASK_KTHREAD;
+	if (st->state == 'Z' || st->state == 'X')
+		t->flags |= OOM_TASK_NO_MM;
+}
+
 int tasks_read_one(const char *root, int pid, const struct config *c, const struct victim_table *vt,
 		   int self_pid, char *scratch, size_t size, struct oom_task *ret_task)
 {
@@ -75,50 +122,161 @@ int tasks_read_one(const char *root, int pid, const struct config *c, const stru
 	struct pid_status ss;
 	int r;
 
-	memset(&t, 0, sizeof(t));
 	r = read_pid_stat(root, pid, scratch, size, &st);
 	if (r < 0)
 		return r;
 	r = read_pid_status(root, pid, scratch, size, &ss);
 	if (r < 0)
 		return r;
+	task_from_stat(&t, pid, &st);
 	r = read_pid_oom_score_adj(root, pid, &t.oom_score_adj);
 	if (r < 0)
 		return r;
-	t.pid = pid;
-	memcpy(t.comm, st.comm, sizeof(t.comm));
-	t.rss_pages = ss.rss_kib / 4;
-	t.swap_pages = ss.swap_kib / 4;
-	t.pgtables_pages = ss.pte_kib / 4;
-	t.start_time = st.start_time;
-	if ((st.flags & PF_KTHREAD_FLAG) || ss.kthread == 1)
-		t.flags |= OOM_TASK_KTHREAD;
-	if (pid == 1)
-		t.flags |= OOM_TASK_INIT;
-	if (pid == self_pid)
-		t.flags |= OOM_TASK_SELF;
-	if (!ss.has_vm || st.state == 'Z' || st.state == 'X')
-		t.flags |= OOM_TASK_NO_MM;
-	for (size_t i = 0; i < c->nr_protect; i++)
-		if (!strcmp(c->protect[i], t.comm))
-			t.flags |= OOM_TASK_PROTECTED;
-	if (c->has_prefer_re && !regexec(&c->prefer_re, t.comm, 0, NULL, 0))
-		t.flags |= OOM_TASK_PREFER;
-	if (c->has_avoid_re && !regexec(&c->avoid_re, t.comm, 0, NULL, 0))
-		t.flags |= OOM_TASK_AVOID;
-	if (c->prefer_cgroup[0] && cgroup_matches(root, pid, c->prefer_cgroup, scratch, size))
-		t.flags |= OOM_TASK_PREFER;
-	if (c->avoid_cgroup[0] && cgroup_matches(root, pid, c->avoid_cgroup, scratch, size))
-		t.flags |= OOM_TASK_AVOID;
-	t.flags |= victim_flags(vt, pid, t.start_time);
+	task_add_status(&t, &ss);
+	task_flags(&t, root, c, vt, self_pid, scratch, size);
 	*ret_task = t;
 	return 0;
+}
+
+/* The kept files of @pid, a new empty entry when @insert and there is room, or NULL. */
+static struct proc_fds *fds_find(struct task_list *tl, int pid, bool insert)
+{
+	size_t h = (size_t)(unsigned int)pid * 2654435761u % TASKS_FD_SLOTS;
+
+	for (size_t i = 0; i < TASKS_FD_SLOTS; i++) {
+		struct proc_fds *e = &tl->fds[(h + i) % TASKS_FD_SLOTS];
+
+		if (e->pid == pid)
+			return e;
+		if (e->pid)
+			continue;
+		if (!insert || tl->nr_fds >= TASKS_FD_MAX)
+			return NULL;
+		memset(e, 0, sizeof(*e));
+		e->pid = pid;
+		e->stat_fd = e->adj_fd = -1;
+		tl->nr_fds++;
+		return e;
+	}
+	return NULL;
+}
+
+static void fds_close(struct proc_fds *e)
+{
+	if (e->stat_fd >= 0)
+		sys->close(e->stat_fd);
+	if (e->adj_fd >= 0)
+		sys->close(e->adj_fd);
+	e->stat_fd = e->adj_fd = -1;
+}
+
+/* After a listing: close the files of processes it did not see, keep the others. */
+static void fds_sweep(struct task_list *tl)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < TASKS_FD_SLOTS; i++) {
+		struct proc_fds *e = &tl->fds[i];
+
+		if (!e->pid)
+			continue;
+		if (e->gen == tl->gen && n < TASKS_FD_MAX)
+			tl->keep[n++] = *e;
+		else
+			fds_close(e);
+	}
+	memset(tl->fds, 0, sizeof(tl->fds));
+	tl->nr_fds = 0;
+	for (size_t k = 0; k < n; k++) {
+		struct proc_fds *e = fds_find(tl, tl->keep[k].pid, true);
+
+		if (e)
+			*e = tl->keep[k];
+	}
+}
+
+void tasks_close(struct task_list *tl)
+{
+	for (size_t i = 0; i < TASKS_FD_SLOTS; i++)
+		if (tl->fds[i].pid)
+			fds_close(&tl->fds[i]);
+	memset(tl->fds, 0, sizeof(tl->fds));
+	tl->nr_fds = 0;
+}
+
+/* Reads /proc/@pid/@name through *@fd, opening it first when it is not open (-1). */
+static ssize_t read_kept(const char *root, int pid, const char *name, int *fd, char *buf,
+			 size_t size)
+{
+	if (*fd < 0) {
+		char path[64];
+		int r;
+
+		snprintf(path, sizeof(path), "/proc/%d/%s", pid, name);
+		r = sys_open_path(root, path, O_RDONLY);
+		if (r < 0)
+			return r;
+		*fd = r;
+	}
+	return sys_pread_whole(*fd, buf, size);
+}
+
+/*
+ * One process from its kept stat and oom_score_adj (struct task_list says why). An entry
+ * whose stat no longer reads named a process that exited: its pid may name a new one, which is
+ * opened afresh once. A kernel thread is listed with its flags (its name only the first time).
+ * Return: 0, or -errno when the process is gone.
+ */
+static int read_kept_task(struct task_list *tl, const struct scope *s, int pid, char *scratch,
+			  size_t size, struct oom_task *ret_task)
+{
+	struct proc_fds tmp = {.pid = pid, .stat_fd = -1, .adj_fd = -1};
+	struct proc_fds *e = fds_find(tl, pid, true);
+	struct pid_stat st;
+	bool fresh;
+	ssize_t n;
+	int r = -ESRCH;
+
+	if (!e)
+		e = &tmp;
+	e->gen = tl->gen;
+	if (e->kthread) { /* seen before: listed, never a candidate, not read again */
+		memset(ret_task, 0, sizeof(*ret_task));
+		ret_task->pid = pid;
+		ret_task->flags = OOM_TASK_KTHREAD | OOM_TASK_NO_MM;
+		return 0;
+	}
+	for (int attempt = 0; attempt < 2; attempt++) {
+		fresh = e->stat_fd < 0;
+		n = read_kept(s->root, pid, "stat", &e->stat_fd, scratch, size);
+		r = n < 0 ? (int)n : parse_pid_stat_buf(scratch, &st);
+		if (r == 0 || fresh)
+			break;
+		fds_close(e); /* the process it named has exited */
+	}
+	if (r == 0 && (st.flags & PF_KTHREAD_FLAG)) {
+		fds_close(e);
+		e->kthread = e != &tmp;
+		task_from_stat(ret_task, pid, &st);
+		ret_task->flags |= OOM_TASK_NO_MM;
+		return 0;
+	}
+	if (r == 0) {
+		task_from_stat(ret_task, pid, &st);
+		n = read_kept(s->root, pid, "oom_score_adj", &e->adj_fd, scratch, size);
+		r = n < 0 ? (int)n : parse_oom_score_adj_buf(scratch, &ret_task->oom_score_adj);
+	}
+	if (r < 0 || e == &tmp)
+		fds_close(e);
+	return r;
 }
 
 static void add_pid(struct task_list *tl, const struct scope *s, const struct config *c,
 		    const struct victim_table *vt, int self_pid, int pid, char *scratch,
 		    size_t size)
 {
+	struct oom_task *t = &tl->tasks[tl->nr];
+
 	if (tl->nr >= TASKS_MAX) {
 		tl->truncated = true;
 		return;
@@ -126,8 +284,49 @@ static void add_pid(struct task_list *tl, const struct scope *s, const struct co
 	for (size_t i = 0; i < tl->nr; i++) /* a pid listed twice (moved during the walk) */
 		if (tl->tasks[i].pid == pid)
 			return;
-	if (tasks_read_one(s->root, pid, c, vt, self_pid, scratch, size, &tl->tasks[tl->nr]) == 0)
-		tl->nr++;
+	if (read_kept_task(tl, s, pid, scratch, size, t) < 0)
+		return;
+	task_flags(t, s->root, c, vt, self_pid, scratch, size);
+	tl->nr++;
+}
+
+/*
+ * The status of the tasks that rank highest without it (rss and oom_score_adj), so that the
+ * choice among them counts swap and page tables as the kernel does.
+ */
+static void add_details(struct task_list *tl, const struct scope *s, char *scratch, size_t size)
+{
+	unsigned long totalpages = (unsigned long)(s->cur.limit_bytes / 4096);
+	unsigned char done[TASKS_MAX / 8 + 1];
+
+	memset(done, 0, sizeof(done));
+	if (!totalpages)
+		totalpages = 1;
+	for (int k = 0; k < TASKS_DETAIL_TOP; k++) {
+		size_t best = tl->nr;
+		long best_points = OOM_BADNESS_UNKILLABLE;
+
+		for (size_t i = 0; i < tl->nr && i < TASKS_MAX; i++) {
+			long p;
+
+			if (done[i / 8] & (1u << (i % 8)))
+				continue;
+			p = oom_badness(&tl->tasks[i], totalpages);
+			if (p > best_points) {
+				best_points = p;
+				best = i;
+			}
+		}
+		if (best == tl->nr)
+			break;
+		done[best / 8] = (unsigned char)(done[best / 8] | (1u << (best % 8)));
+		{
+			struct pid_status ss;
+
+			if (read_pid_status(s->root, tl->tasks[best].pid, scratch, size, &ss) == 0)
+				task_add_status(&tl->tasks[best], &ss);
+		}
+	}
 }
 
 static int list_procs_file(struct task_list *tl, const struct scope *s, const struct config *c,
@@ -220,10 +419,19 @@ int tasks_acquire(struct task_list *tl, const struct scope *s, const struct conf
 {
 	char dir[CONFIG_PATH_MAX];
 
+	int r;
+
 	tl->nr = 0;
 	tl->truncated = false;
-	if (s->kind == SCOPE_MACHINE)
-		return walk_proc(tl, s, c, vt, self_pid, scratch, size);
-	snprintf(dir, sizeof(dir), "%s", s->dir);
-	return walk_cgroup(tl, s, c, vt, self_pid, dir, sizeof(dir), 0, scratch, size);
+	tl->gen++;
+	if (s->kind == SCOPE_MACHINE) {
+		r = walk_proc(tl, s, c, vt, self_pid, scratch, size);
+	} else {
+		snprintf(dir, sizeof(dir), "%s", s->dir);
+		r = walk_cgroup(tl, s, c, vt, self_pid, dir, sizeof(dir), 0, scratch, size);
+	}
+	fds_sweep(tl);
+	if (r == 0)
+		add_details(tl, s, scratch, size);
+	return r;
 }

@@ -36,11 +36,39 @@ void victim_record(struct victim_table *vt, int pid, unsigned long long start_ti
 /* victim_set_state() - the reaper's verdict on @pid. */
 void victim_set_state(struct victim_table *vt, int pid, enum victim_state state);
 
+/*
+ * Listing under memory pressure must not open files: each open of a /proc/PID file allocates
+ * in the kernel (a struct file, a seq_file buffer), and at exhaustion each allocation may wait
+ * in reclaim (measured in the guest's flood: one listing of ~120 tasks took 17 s). So a
+ * listing keeps each process's /proc/PID/stat and oom_score_adj open for the next one, which
+ * re-reads them with pread; only processes new since the last listing are opened. Kernel
+ * threads are recognised once and not read again while their pid stays listed. Entries of
+ * processes no longer listed are closed. /proc/PID/status (swap, page tables) is read, by
+ * path, only for the TASKS_DETAIL_TOP tasks that rank highest on rss and oom_score_adj.
+ */
+#define TASKS_FD_MAX     1024 /* processes whose files are kept open; more are read by path */
+#define TASKS_FD_SLOTS   2048 /* open addressing, at most half full */
+#define TASKS_DETAIL_TOP 8
+
+struct proc_fds {
+	int pid; /* 0: empty slot */
+	int stat_fd, adj_fd;
+	bool kthread;
+	unsigned int gen; /* the listing that last saw it */
+};
+
 struct task_list {
 	struct oom_task tasks[TASKS_MAX];
 	size_t nr;
 	bool truncated;
+	struct proc_fds fds[TASKS_FD_SLOTS];
+	struct proc_fds keep[TASKS_FD_MAX]; /* scratch for the sweep after a listing */
+	size_t nr_fds;
+	unsigned int gen;
 };
+
+/* tasks_close() - close the files a task list keeps open. */
+void tasks_close(struct task_list *tl);
 
 /*
  * tasks_acquire() - read every candidate of @s. Processes that exit while being read are left

@@ -117,6 +117,7 @@ static int teardown(void **state)
 	(void)state;
 	sys = &sys_ops_real;
 	daemon_disarm(&d, 0);
+	tasks_close(&d.tasks);
 	reap_child(&big);
 	reap_child(&small);
 	config_release(&d.cfg);
@@ -227,6 +228,44 @@ static void test_armed_stale(void **state)
 	assert_int_equal(waitpid(small, NULL, WNOHANG), 0);
 }
 
+static int proc_opens;
+
+static int counting_openat(int dirfd, const char *path, int flags, mode_t mode)
+{
+	if (!strncmp(path, "/proc/", 6))
+		proc_opens++;
+	return sys_ops_real.openat(dirfd, path, flags, mode);
+}
+
+/*
+ * A listing keeps each process's /proc files open for the next: a second listing opens only
+ * the status files of its top tasks (TASKS_DETAIL_TOP), not stat and oom_score_adj again; a
+ * process that exited is dropped and its files closed.
+ */
+static void test_listing_keeps_files(void **state)
+{
+	size_t kept;
+
+	(void)state;
+	(void)choose();
+	kept = d.tasks.nr_fds;
+	assert_true(kept >= 2);
+	fake.openat = counting_openat;
+	proc_opens = 0;
+	(void)choose();
+	assert_int_equal(proc_opens, 2); /* the two eaters' status; no stat, no oom_score_adj */
+	assert_int_equal(d.tasks.nr_fds, kept);
+	reap_child(&big);
+	assert_int_equal(tasks_acquire(&d.tasks, &d.scopes[0], &d.cfg, &d.victims, d.self_pid,
+				       d.scratch, sizeof(d.scratch)),
+			 0);
+	assert_int_equal(d.tasks.nr, 1);
+	assert_int_equal(d.tasks.tasks[0].pid, small);
+	assert_int_equal(d.tasks.nr_fds, kept - 1);
+	tasks_close(&d.tasks);
+	assert_int_equal(d.tasks.nr_fds, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -236,6 +275,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_armed_kill, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_armed_victim_exited, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_armed_stale, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_listing_keeps_files, setup, teardown),
 	};
 	int fd, r;
 
