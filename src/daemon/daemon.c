@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "daemon/log.h"
@@ -219,8 +220,12 @@ static unsigned long scope_totalpages(const struct scope *s)
 	return (unsigned long)(s->cur.limit_bytes / 4096);
 }
 
-/* Re-check the scope after choosing and before killing. True: resolved, kill nothing. */
-static bool recheck_resolved(struct daemon *d, size_t scope_idx, const struct oom_task *victim)
+/* Re-check the scope after choosing and before killing. True: resolved, kill nothing. The
+ * scope's usage as re-read goes to *@ret_usage (0 when it could not be read): it is the
+ * "before" of what the kill frees, read through the scope's open files (no open, no kernel
+ * allocation, at the moment memory is exhausted). */
+static bool recheck_resolved(struct daemon *d, size_t scope_idx, const struct oom_task *victim,
+			     uint64_t *ret_usage)
 {
 	struct scope *s = &d->scopes[scope_idx];
 	struct scope recheck = *s;
@@ -229,6 +234,7 @@ static bool recheck_resolved(struct daemon *d, size_t scope_idx, const struct oo
 
 	r = scope_acquire(&recheck, d->scratch, now_usec());
 	memcpy(s->fds, recheck.fds, sizeof(s->fds)); /* a failed read may have reopened one */
+	*ret_usage = r == 0 ? recheck.cur.usage_bytes : 0;
 	if (r < 0 || !scope_resolved(&recheck))
 		return false;
 	escape_comm(victim->comm, comm, sizeof(comm));
@@ -243,7 +249,7 @@ static bool recheck_resolved(struct daemon *d, size_t scope_idx, const struct oo
  * closed, or a dup goes to the reaper) and hand it to the reaper.
  */
 static int signal_and_hand(struct daemon *d, size_t scope_idx, const struct oom_task *victim,
-			   int pidfd, uint64_t detect_usec)
+			   int pidfd, uint64_t usage_before, uint64_t detect_usec)
 {
 	struct scope *s = &d->scopes[scope_idx];
 	struct reap_request req;
@@ -258,8 +264,7 @@ static int signal_and_hand(struct daemon *d, size_t scope_idx, const struct oom_
 	req.scope = s;
 	req.rss_kib = victim->rss_pages * 4;
 	req.detect_usec = detect_usec;
-	if (scope_usage_bytes(s, d->scratch, sizeof(d->scratch), &req.usage_before_bytes) < 0)
-		req.usage_before_bytes = 0;
+	req.usage_before_bytes = usage_before;
 	r = sys->pidfd_send_signal(pidfd, SIGKILL, NULL, 0);
 	req.kill_usec = now_usec();
 	if (r < 0) {
@@ -308,7 +313,7 @@ static int open_confirmed(struct daemon *d, const struct scope *s, const struct 
 
 	if (pidfd < 0)
 		return pidfd;
-	r = read_pid_stat(s->root, victim->pid, d->scratch, sizeof(d->scratch), &st);
+	r = tasks_read_stat(&d->tasks, s->root, victim->pid, d->scratch, sizeof(d->scratch), &st);
 	if (r < 0 || st.start_time != victim->start_time) {
 		sys->close(pidfd);
 		return r < 0 ? -ESRCH : -ESTALE;
@@ -321,13 +326,14 @@ int daemon_kill(struct daemon *d, size_t scope_idx, const struct oom_task *victi
 {
 	struct scope *s = &d->scopes[scope_idx];
 	char comm[ESCAPED_COMM_LEN];
+	uint64_t usage;
 	int pidfd;
 
-	if (recheck_resolved(d, scope_idx, victim))
+	if (recheck_resolved(d, scope_idx, victim, &usage))
 		return -EAGAIN;
 	pidfd = open_confirmed(d, s, victim);
 	if (pidfd >= 0)
-		return signal_and_hand(d, scope_idx, victim, pidfd, detect_usec);
+		return signal_and_hand(d, scope_idx, victim, pidfd, usage, detect_usec);
 	escape_comm(victim->comm, comm, sizeof(comm));
 	if (pidfd == -ESRCH || pidfd == -ESTALE)
 		log_msg(LOG_PRIO_NOTICE,
@@ -396,6 +402,7 @@ void daemon_act(struct daemon *d, size_t i, uint64_t detect_usec)
 	struct candidate *c = &d->cand[i];
 	const struct oom_task *t;
 	char comm[ESCAPED_COMM_LEN];
+	uint64_t usage;
 	size_t idx = 0;
 	long points = 0;
 	int r;
@@ -418,11 +425,11 @@ void daemon_act(struct daemon *d, size_t i, uint64_t detect_usec)
 			daemon_disarm(d, i); /* it died since (the kernel may have killed it) */
 			goto choose;
 		}
-		if (recheck_resolved(d, i, &c->task))
+		if (recheck_resolved(d, i, &c->task, &usage))
 			return;
 		t = &c->task;
 		c->armed = false; /* its pidfd goes to signal_and_hand */
-		r = signal_and_hand(d, i, t, c->pidfd, detect_usec);
+		r = signal_and_hand(d, i, t, c->pidfd, usage, detect_usec);
 		if (r != -ESRCH) {
 			log_decision(s, LOG_PRIO_NOTICE, "oom");
 			return;
@@ -665,6 +672,34 @@ static void protect_self(struct daemon *d)
 			strerror(-r));
 }
 
+/*
+ * Listings keep two files open per process (struct task_list): raise the soft RLIMIT_NOFILE
+ * toward what that needs, and keep as many processes as the limit then allows, leaving room
+ * for the scopes' files, pidfds and the log.
+ */
+static void fd_budget(struct daemon *d)
+{
+	const rlim_t want = 2 * TASKS_FD_MAX + 256;
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) < 0)
+		return;
+	if (rl.rlim_cur < want) {
+		rl.rlim_cur = rl.rlim_max == RLIM_INFINITY || rl.rlim_max > want ? want : rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+		getrlimit(RLIMIT_NOFILE, &rl);
+	}
+	d->tasks.max_fds = rl.rlim_cur >= want ? TASKS_FD_MAX
+			   : rl.rlim_cur > 256  ? (size_t)(rl.rlim_cur - 256) / 2
+						: 0;
+	if (d->tasks.max_fds < TASKS_FD_MAX)
+		log_msg(LOG_PRIO_WARNING,
+			"open files limited to %llu: keeping the files of %zu processes open",
+			(unsigned long long)rl.rlim_cur, d->tasks.max_fds);
+	if (!d->tasks.max_fds)
+		d->tasks.max_fds = 1; /* 0 would mean the default */
+}
+
 static int set_oom_kill_disable(struct scope *s, const char *value)
 {
 	char path[CONFIG_PATH_MAX + 32];
@@ -791,6 +826,7 @@ int daemon_run(struct daemon *d)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
 	protect_self(d);
+	fd_budget(d);
 	r = reaper_start(&d->reaper, d->cfg.reap);
 	if (r < 0) {
 		log_errno(r, "cannot start the reaper thread");

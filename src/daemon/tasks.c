@@ -150,7 +150,7 @@ static struct proc_fds *fds_find(struct task_list *tl, int pid, bool insert)
 			return e;
 		if (e->pid)
 			continue;
-		if (!insert || tl->nr_fds >= TASKS_FD_MAX)
+		if (!insert || tl->nr_fds >= (tl->max_fds ? tl->max_fds : TASKS_FD_MAX))
 			return NULL;
 		memset(e, 0, sizeof(*e));
 		e->pid = pid;
@@ -269,6 +269,16 @@ static int read_kept_task(struct task_list *tl, const struct scope *s, int pid, 
 	if (r < 0 || e == &tmp)
 		fds_close(e);
 	return r;
+}
+
+int tasks_read_stat(struct task_list *tl, const char *root, int pid, char *scratch, size_t size,
+		    struct pid_stat *ret_stat)
+{
+	struct proc_fds *e = fds_find(tl, pid, false);
+
+	if (e && e->stat_fd >= 0 && sys_pread_whole(e->stat_fd, scratch, size) >= 0)
+		return parse_pid_stat_buf(scratch, ret_stat);
+	return read_pid_stat(root, pid, scratch, size, ret_stat);
 }
 
 static void add_pid(struct task_list *tl, const struct scope *s, const struct config *c,

@@ -64,8 +64,16 @@ struct task_list {
 	struct proc_fds fds[TASKS_FD_SLOTS];
 	struct proc_fds keep[TASKS_FD_MAX]; /* scratch for the sweep after a listing */
 	size_t nr_fds;
+	size_t max_fds; /* processes kept; 0: TASKS_FD_MAX (the daemon sets it from RLIMIT_NOFILE) */
 	unsigned int gen;
 };
+
+/*
+ * tasks_read_stat() - /proc/@pid/stat through the file the last listing kept open, else by
+ * path. A kept file reads only the process it was opened on (-ESRCH once it exited).
+ */
+int tasks_read_stat(struct task_list *tl, const char *root, int pid, char *scratch, size_t size,
+		    struct pid_stat *ret_stat);
 
 /* tasks_close() - close the files a task list keeps open. */
 void tasks_close(struct task_list *tl);
