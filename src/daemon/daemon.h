@@ -57,8 +57,9 @@ struct daemon {
 	int self_pid;
 	int psi_fd; /* valid when psi_open: /proc/pressure/memory, read once per round for all */
 	bool psi_open;
-	int vmstat_fd; /* valid when vmstat_open: /proc/vmstat, the same while v1 groups are watched */
-	bool vmstat_open;
+	char v1_root_stat[sizeof(((struct cgroup_mounts *)0)->v1_memory) + 16]; /* the v1 root group's memory.stat, "" if no v1 */
+	int v1_fd; /* valid when v1_open: that file, read once per round for the v1 groups' gate */
+	bool v1_open;
 	unsigned long rounds, kills;
 	char scratch[SCOPE_SCRATCH_SIZE];
 };

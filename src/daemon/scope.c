@@ -291,16 +291,12 @@ static int acquire_machine(struct scope *s, char *scratch, struct scope_snapshot
 		s->full_age++;
 		return 0;
 	}
-	if (gate && gate->has_vm) {
-		vm = gate->vm;
-	} else {
-		n = scope_read_records(s, SF_2, "/proc/vmstat", scratch, SCOPE_SCRATCH_SIZE);
-		if (n < 0)
-			return (int)n;
-		r = parse_vmstat_buf(scratch, &vm);
-		if (r < 0)
-			return r;
-	}
+	n = scope_read_records(s, SF_2, "/proc/vmstat", scratch, SCOPE_SCRATCH_SIZE);
+	if (n < 0)
+		return (int)n;
+	r = parse_vmstat_buf(scratch, &vm);
+	if (r < 0)
+		return r;
 	snap->stall_events = vm.allocstall;
 	snap->reclaimed = vm.pgsteal;
 	snap->refaulted = vm.workingset_refault_file + vm.workingset_refault_anon;
@@ -348,13 +344,11 @@ static int acquire_v1(struct scope *s, char *scratch, struct scope_snapshot *sna
 	r = scope_read_u64(s, SF_2, "/memory.failcnt", &snap->stall_events);
 	if (r < 0)
 		return r;
-	if (gate)
-		refaulted = gate->has_vm ? gate->vm.workingset_refault_file +
-					       gate->vm.workingset_refault_anon
-					 : 0;
+	if (gate && gate->has_refaulted)
+		refaulted = gate->refaulted;
 	/*
-	 * Quiet: no failed charge, nobody parked at the last read, no memory stall and no refault
-	 * anywhere on the machine since then (struct round_gate says why both). Tasks park
+	 * Quiet: no failed charge, nobody parked at the last read, no memory stall on the machine
+	 * and no refault in the v1 hierarchy since then (struct round_gate says why both). Tasks park
 	 * (under_oom) only after a charge fails, and every failure counts in failcnt: a quiet
 	 * round needs neither memory.oom_control nor the rest.
 	 */

@@ -123,23 +123,23 @@ int scope_acquire(struct scope *s, char *scratch, uint64_t now_usec);
 
 /*
  * What every scope's acquire shares in one round: the machine's PSI memory "some" total and,
- * when v1 groups are watched, /proc/vmstat (@has_vm): v1 has no per-group PSI, and a group that
- * thrashes on its page cache need not move its failcnt nor the machine's PSI (its rereads wait
- * in the block layer, not in a memstall; measured, docs/daemon.md), but its refaults move the
- * machine's workingset_refault counters.
+ * when v1 groups are watched, the refaults of the whole v1 hierarchy (@has_refaulted; the root
+ * group's memory.stat, hierarchical totals): v1 has no per-group PSI, and a group that thrashes
+ * on its page cache need not move its failcnt nor the machine's PSI (its rereads wait in the
+ * block layer, not in a memstall; measured, docs/daemon.md), but it moves the refault counters.
  */
 struct round_gate {
 	uint64_t stall_usec;
-	bool has_vm;
-	struct proc_vmstat vm;
+	bool has_refaulted;
+	uint64_t refaulted;
 };
 
 /*
  * scope_acquire_gated() - as scope_acquire(), but skip the expensive files while the scope is
- * quiet. @gate: read once this round for every scope. The machine scope re-reads vmstat (unless
- * the gate has it), meminfo, zoneinfo and buddyinfo only when the stall total moved; a v1 group
- * re-reads oom_control and memory.stat only when its failcnt, the stall total or the machine's
- * refaults moved or tasks are parked. Both re-read all every SCOPE_FULL_READ_ROUNDS.
+ * quiet. @gate: read once this round for every scope. The machine scope re-reads vmstat,
+ * meminfo, zoneinfo and buddyinfo only when the stall total moved; a v1 group re-reads
+ * oom_control and memory.stat only when its failcnt, the stall total or the hierarchy's refaults
+ * moved or tasks are parked. Both re-read all every SCOPE_FULL_READ_ROUNDS.
  * NULL (no PSI here): read all.
  */
 int scope_acquire_gated(struct scope *s, char *scratch, uint64_t now_usec,
