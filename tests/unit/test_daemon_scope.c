@@ -174,7 +174,7 @@ static void test_v1_group(void **state)
 static void test_v1_gate(void **state)
 {
 	struct cgroup_mounts m;
-	struct round_gate g = {.stall_usec = 1000, .has_vm = true};
+	struct round_gate g = {.stall_usec = 1000, .has_refaulted = true};
 	struct scope s;
 	char err[256] = "";
 	uint64_t t = 1000;
@@ -185,12 +185,12 @@ static void test_v1_gate(void **state)
 					   "/sys/fs/cgroup/memory/oomguard-fixture", &m, scratch,
 					   err, sizeof(err)),
 			 0);
-	g.vm.workingset_refault_file = 500;
+	g.refaulted = 500;
 	assert_int_equal(scope_acquire_gated(&s, scratch, t += 100000, &g), 0);
 	assert_int_equal(s.full_age, 0); /* the first read is full */
 	assert_int_equal(scope_acquire_gated(&s, scratch, t += 100000, &g), 0);
 	assert_int_equal(s.full_age, 1); /* nothing moved: quiet */
-	g.vm.workingset_refault_file++;
+	g.refaulted++;
 	assert_int_equal(scope_acquire_gated(&s, scratch, t += 100000, &g), 0);
 	assert_int_equal(s.full_age, 0);
 	assert_int_equal(scope_acquire_gated(&s, scratch, t += 100000, &g), 0);
