@@ -142,6 +142,19 @@ static void test_v2_group(void **state)
 	assert_non_null(strstr(err, "v1 memory hierarchy: none"));
 }
 
+/* The 6.18 fixture's v1 group as a scope; @m gets the fixture's mounts. */
+static void v1_fixture(struct scope *s, struct cgroup_mounts *m)
+{
+	char err[256] = "";
+
+	mounts_of("tests/fixtures/k6.18", m);
+	assert_int_equal(scope_init_cgroup(s, "tests/fixtures/k6.18",
+					   "/sys/fs/cgroup/memory/oomguard-fixture", m, scratch,
+					   err, sizeof(err)),
+			 0);
+	s->reserve_permille = 10;
+}
+
 static void test_v1_group(void **state)
 {
 	struct cgroup_mounts m;
@@ -149,12 +162,7 @@ static void test_v1_group(void **state)
 	char err[256] = "";
 
 	(void)state;
-	mounts_of("tests/fixtures/k6.18", &m);
-	assert_int_equal(scope_init_cgroup(&s, "tests/fixtures/k6.18",
-					   "/sys/fs/cgroup/memory/oomguard-fixture", &m, scratch,
-					   err, sizeof(err)),
-			 0);
-	s.reserve_permille = 10;
+	v1_fixture(&s, &m);
 	assert_int_equal(s.kind, SCOPE_CGROUP_V1);
 	assert_int_equal(scope_acquire(&s, scratch, 1000), 0);
 	assert_int_equal(s.cur.limit_bytes, 536870912);
@@ -176,15 +184,10 @@ static void test_v1_gate(void **state)
 	struct cgroup_mounts m;
 	struct round_gate g = {.stall_usec = 1000, .has_refaulted = true};
 	struct scope s;
-	char err[256] = "";
 	uint64_t t = 1000;
 
 	(void)state;
-	mounts_of("tests/fixtures/k6.18", &m);
-	assert_int_equal(scope_init_cgroup(&s, "tests/fixtures/k6.18",
-					   "/sys/fs/cgroup/memory/oomguard-fixture", &m, scratch,
-					   err, sizeof(err)),
-			 0);
+	v1_fixture(&s, &m);
 	g.refaulted = 500;
 	assert_int_equal(scope_acquire_gated(&s, scratch, t += 100000, &g), 0);
 	assert_int_equal(s.full_age, 0); /* the first read is full */
