@@ -485,7 +485,9 @@ static void arm_scope(struct daemon *d, size_t i, uint64_t now)
 	uint64_t t0;
 	int r;
 
-	if (s->decision.no_progress_loops < CANDIDATE_ARM_LOOPS) {
+	bool pressed = s->decision.no_progress_loops >= CANDIDATE_ARM_LOOPS;
+
+	if (!pressed && !scope_near_limit(s)) {
 		/* Kept through a progress round in the middle of pressure; dropped once stale. */
 		if (c->armed && now - c->time_usec > CANDIDATE_MAX_AGE_USEC)
 			daemon_disarm(d, i);
@@ -500,7 +502,7 @@ static void arm_scope(struct daemon *d, size_t i, uint64_t now)
 		return;
 	}
 	escape_comm(c->task.comm, comm, sizeof(comm));
-	log_msg(LOG_PRIO_INFO,
+	log_msg(pressed ? LOG_PRIO_INFO : LOG_PRIO_DEBUG,
 		"armed scope=%s pid=%d comm=%s rss_kib=%llu badness=%ld loops=%d tasks=%zu "
 		"listing_usec=%llu",
 		s->name, c->task.pid, comm, (unsigned long long)c->task.rss_pages * 4, c->points,

@@ -599,6 +599,14 @@ bool scope_resolved(const struct scope *s)
 	return false;
 }
 
+bool scope_near_limit(const struct scope *s)
+{
+	uint64_t limit = s->cur.limit_bytes;
+
+	return limit &&
+	       s->cur.usage_bytes >= limit - limit / 1000 * SCOPE_NEAR_LIMIT_FREE_PERMILLE;
+}
+
 void scope_oom_progress(struct scope *s)
 {
 	retry_state_oom_progress(&s->retry);

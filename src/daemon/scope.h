@@ -171,4 +171,12 @@ bool scope_resolved(const struct scope *s);
  * again (refaults from before the kill say nothing of the memory after it). */
 void scope_oom_progress(struct scope *s);
 
+/*
+ * scope_near_limit() - less than SCOPE_NEAR_LIMIT_FREE_PERMILLE of the scope is left (machine:
+ * MemAvailable; group: limit - usage, page cache counted as used) at its last full read. The
+ * loop then keeps a victim chosen ahead, while opening /proc files is still cheap.
+ */
+#define SCOPE_NEAR_LIMIT_FREE_PERMILLE 100
+bool scope_near_limit(const struct scope *s);
+
 #endif

@@ -84,6 +84,14 @@ static void test_resolved(void **state)
 	assert_true(scope_resolved(&s));
 	s.cur.parked = true;
 	assert_false(scope_resolved(&s));
+	/* Near the limit: less than 10 % left. */
+	s.cur.limit_bytes = 1000 << 20;
+	s.cur.usage_bytes = 899 << 20;
+	assert_false(scope_near_limit(&s));
+	s.cur.usage_bytes = 901 << 20;
+	assert_true(scope_near_limit(&s));
+	s.cur.limit_bytes = 0;
+	assert_false(scope_near_limit(&s));
 	scope_close(&s);
 }
 
