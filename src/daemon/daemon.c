@@ -370,8 +370,17 @@ int daemon_arm(struct daemon *d, size_t scope_idx, uint64_t now)
 	int pidfd, r;
 
 	daemon_disarm(d, scope_idx);
+	/*
+	 * While the machine makes no progress, a process not listed before is left out: opening
+	 * its files would wait in reclaim (seconds to a minute in the guest's flood, mostly for
+	 * short-lived commands), and it could not have grown large without allocating. Its files
+	 * are opened at a verdict's own listing if no candidate is ready. A group's pressure does
+	 * not make opens slow: oomguard's allocations are not charged to it.
+	 */
+	d->tasks.known_only = s->kind == SCOPE_MACHINE && s->decision.no_progress_loops > 0;
 	r = tasks_acquire(&d->tasks, s, &d->cfg, &d->victims, d->self_pid, d->scratch,
 			  sizeof(d->scratch));
+	d->tasks.known_only = false;
 	if (r < 0)
 		return r;
 	switch (select_bad_process(d->tasks.tasks, d->tasks.nr, scope_totalpages(s), &idx,
@@ -504,9 +513,10 @@ static void arm_scope(struct daemon *d, size_t i, uint64_t now)
 	escape_comm(c->task.comm, comm, sizeof(comm));
 	log_msg(pressed ? LOG_PRIO_INFO : LOG_PRIO_DEBUG,
 		"armed scope=%s pid=%d comm=%s rss_kib=%llu badness=%ld loops=%d tasks=%zu "
-		"listing_usec=%llu",
+		"new_left_out=%zu listing_usec=%llu",
 		s->name, c->task.pid, comm, (unsigned long long)c->task.rss_pages * 4, c->points,
-		s->decision.no_progress_loops, d->tasks.nr, (unsigned long long)(now_usec() - t0));
+		s->decision.no_progress_loops, d->tasks.nr, d->tasks.skipped_new,
+		(unsigned long long)(now_usec() - t0));
 }
 
 /* Opens @path once (fd in *@fd, *@open set) and reads it whole into d->scratch. */

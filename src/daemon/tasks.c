@@ -231,12 +231,16 @@ static int read_kept_task(struct task_list *tl, const struct scope *s, int pid, 
 			  size_t size, struct oom_task *ret_task)
 {
 	struct proc_fds tmp = {.pid = pid, .stat_fd = -1, .adj_fd = -1};
-	struct proc_fds *e = fds_find(tl, pid, true);
+	struct proc_fds *e = fds_find(tl, pid, !tl->known_only);
 	struct pid_stat st;
 	bool fresh;
 	ssize_t n;
 	int r = -ESRCH;
 
+	if (!e && tl->known_only) {
+		tl->skipped_new++;
+		return -EAGAIN;
+	}
 	if (!e)
 		e = &tmp;
 	e->gen = tl->gen;
@@ -433,6 +437,7 @@ int tasks_acquire(struct task_list *tl, const struct scope *s, const struct conf
 
 	tl->nr = 0;
 	tl->truncated = false;
+	tl->skipped_new = 0;
 	tl->gen++;
 	if (s->kind == SCOPE_MACHINE) {
 		r = walk_proc(tl, s, c, vt, self_pid, scratch, size);
