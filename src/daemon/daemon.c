@@ -371,13 +371,17 @@ int daemon_arm(struct daemon *d, size_t scope_idx, uint64_t now)
 
 	daemon_disarm(d, scope_idx);
 	/*
-	 * While the machine makes no progress, a process not listed before is left out: opening
-	 * its files would wait in reclaim (seconds to a minute in the guest's flood, mostly for
-	 * short-lived commands), and it could not have grown large without allocating. Its files
-	 * are opened at a verdict's own listing if no candidate is ready. A group's pressure does
-	 * not make opens slow: oomguard's allocations are not charged to it.
+	 * While the machine makes no progress or stalls on memory more than 10 % of the time, a
+	 * process not listed before is left out: opening its files would wait in reclaim (seconds
+	 * to over a minute in the guest's flood, mostly for short-lived commands), and it could
+	 * not have grown large without allocating. Its files are opened at a verdict's own listing
+	 * if no candidate is ready. A group's pressure does not make opens slow: oomguard's
+	 * allocations are not charged to it.
 	 */
-	d->tasks.known_only = s->kind == SCOPE_MACHINE && s->decision.no_progress_loops > 0;
+	d->tasks.known_only =
+	    s->kind == SCOPE_MACHINE &&
+	    (s->decision.no_progress_loops > 0 ||
+	     (s->sample.interval_usec && s->sample.stall_usec * 10 > s->sample.interval_usec));
 	r = tasks_acquire(&d->tasks, s, &d->cfg, &d->victims, d->self_pid, d->scratch,
 			  sizeof(d->scratch));
 	d->tasks.known_only = false;
