@@ -446,7 +446,7 @@ int tasks_acquire(struct task_list *tl, const struct scope *s, const struct conf
 		r = walk_cgroup(tl, s, c, vt, self_pid, dir, sizeof(dir), 0, scratch, size);
 	}
 	fds_sweep(tl);
-	if (r == 0)
+	if (r == 0 && !tl->known_only) /* opening status files is what known_only avoids */
 		add_details(tl, s, scratch, size);
 	return r;
 }

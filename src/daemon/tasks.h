@@ -65,7 +65,8 @@ struct task_list {
 	struct proc_fds keep[TASKS_FD_MAX]; /* scratch for the sweep after a listing */
 	size_t nr_fds;
 	size_t max_fds; /* processes kept; 0: TASKS_FD_MAX (the daemon sets it from RLIMIT_NOFILE) */
-	bool known_only; /* set by the caller: list only processes whose files are kept open */
+	bool known_only; /* set by the caller: list only processes whose files are kept open, and
+			  * read no status file (rss from stat; swap and page tables left 0) */
 	size_t skipped_new; /* processes a known_only listing left out */
 	unsigned int gen;
 };
