@@ -219,10 +219,12 @@ has thrash && cat <<EOF
 ## 3. Thrash
 $(mib THRASH_ANON_KIB) MiB of anonymous memory plus a $(mib THRASH_FILE_KIB) MiB file reread in a loop, in a
 $(mib THRASH_LIMIT_KIB) MiB group whose disk reads are throttled to $(($(meta THRASH_READ_BPS) / 1048576)) MiB/s (blkio): the file never fits,
-every pass rereads it from the disk. Time from the start of thrashing to the kill (none: not killed within
-$(($(meta THRASH_MAX_MS) / 1000)) s), and the task's read rate meanwhile.
+every pass rereads it from the disk. Thrashing starts with the first reread: the first pass is
+cold reads at the disk's rate ("cold pass", from the task's start). Time from the start of
+thrashing to the kill (none: not killed within $(($(meta THRASH_MAX_MS) / 1000)) s of the task's start; a kill in the cold pass
+would be premature and counts as none), and the task's read rate meanwhile.
 
-$(table thrash time_to_kill_s:'time to kill (s)':$(($(meta THRASH_MAX_MS) / 1000)) rate_mib_s:'read rate while thrashing (MiB/s)' kernel_kills:'kernel kills' stall_s:'full stall (s)')
+$(table thrash time_to_kill_s:'time to kill (s)':$(($(meta THRASH_MAX_MS) / 1000)) cold_pass_s:'cold pass (s)' rate_mib_s:'read rate while thrashing (MiB/s)' kernel_kills:'kernel kills' stall_s:'full stall (s)')
 
 ![thrash time to kill](${rel}/thrash-time-to-kill.png)
 

@@ -52,11 +52,20 @@ printf 'THRASH_ANON_KIB 1000\nTHRASH_FILE_KIB 1000\n' >"$d/thrash/env"
 printf '2000 thrash_ready\n9500 thrash_end killed\n9600 end\n' >"$d/thrash/events.log"
 printf 'S 2000 5 10 0 0 0 1 1 0 0 1 0 2 0 0\nG 9400 7 thrasher\nS 9400 5 10 0 0 0 1 1 0 0 1 0 1 0 0\n' \
 	>"$d/thrash/monitor.log"
-printf 'ready\nprogress t_ms=1 read_mib_s=4.00\nprogress t_ms=2 read_mib_s=2.00\nprogress t_ms=3 read_mib_s=9.00\n' \
+# The first pass (cold reads) ends between t_ms 2000 and 3000: thrashing is counted from 2000,
+# the kill (7400 ms after ready) 5.40 s later.
+printf 'ready\nprogress t_ms=1000 read_mib_s=4.00 passes=0\nprogress t_ms=2000 read_mib_s=2.00 passes=0\nprogress t_ms=3000 read_mib_s=9.00 passes=1\n' \
 	>"$d/thrash/thrasher.out"
 bench/analyze.sh thrash "$d/thrash" >"$d/thrash.out" || fail "analyze thrash failed"
-want "$d/thrash.out" time_to_kill_s 7.40
+want "$d/thrash.out" time_to_kill_s 5.40
+want "$d/thrash.out" cold_pass_s 2.00
 want "$d/thrash.out" rate_mib_s 4.00
+# A kill before the first pass ended is premature: no time to kill.
+printf 'ready\nprogress t_ms=8000 read_mib_s=4.00 passes=0\nprogress t_ms=9000 read_mib_s=4.00 passes=1\n' \
+	>"$d/thrash/thrasher.out"
+bench/analyze.sh thrash "$d/thrash" >"$d/thrash.out"
+want "$d/thrash.out" time_to_kill_s none
+want "$d/thrash.out" killed_before_thrashing 1
 printf '2000 thrash_ready\n9500 thrash_end alive\n9600 end\n' >"$d/thrash/events.log"
 bench/analyze.sh thrash "$d/thrash" >"$d/thrash.out"
 want "$d/thrash.out" time_to_kill_s none
