@@ -408,14 +408,6 @@ int daemon_arm(struct daemon *d, size_t scope_idx, uint64_t now)
 	return 0;
 }
 
-/* A pidfd polls readable once its process has exited (a zombie too): nothing left to kill. */
-static bool pidfd_exited(int pidfd)
-{
-	struct pollfd p = {.fd = pidfd, .events = POLLIN};
-
-	return sys->poll(&p, 1, 0) > 0;
-}
-
 void daemon_act(struct daemon *d, size_t i, uint64_t detect_usec)
 {
 	struct scope *s = &d->scopes[i];
@@ -441,7 +433,8 @@ void daemon_act(struct daemon *d, size_t i, uint64_t detect_usec)
 			scope_oom_progress(s);
 			return;
 		}
-		if (pidfd_exited(c->pidfd)) {
+		/* A pidfd polls readable once its process has exited (a zombie too). */
+		if (sys_pidfd_exited(c->pidfd, 0)) {
 			daemon_disarm(d, i); /* it died since (the kernel may have killed it) */
 			goto choose;
 		}
@@ -523,19 +516,16 @@ static void arm_scope(struct daemon *d, size_t i, uint64_t now)
 		(unsigned long long)(now_usec() - t0));
 }
 
-/* Opens @path once (fd in *@fd, *@open set) and reads it whole into d->scratch. */
-static ssize_t read_kept(struct daemon *d, const char *path, int *fd, bool *open, bool records)
+/* sys_read_kept() into d->scratch, for a file of the daemon's own (*@open: *@fd is valid). */
+static ssize_t read_kept(struct daemon *d, const char *path, int *fd, bool *open, bool whole)
 {
-	if (!*open) {
-		int r = sys_open_path(d->cfg.root[0] ? d->cfg.root : NULL, path, O_RDONLY);
+	int f = *open ? *fd : -1;
+	ssize_t n = sys_read_kept(&f, d->cfg.root[0] ? d->cfg.root : NULL, path, d->scratch,
+				  sizeof(d->scratch), whole);
 
-		if (r < 0)
-			return r;
-		*fd = r;
-		*open = true;
-	}
-	return records ? sys_pread_file(*fd, d->scratch, sizeof(d->scratch))
-		       : sys_pread_whole(*fd, d->scratch, sizeof(d->scratch));
+	*fd = f;
+	*open = f >= 0;
+	return n;
 }
 
 /*
@@ -547,14 +537,14 @@ static const struct round_gate *read_gate(struct daemon *d, struct round_gate *g
 	struct memcg_v1_stat st;
 	struct psi_stats psi;
 
-	if (read_kept(d, "/proc/pressure/memory", &d->psi_fd, &d->psi_open, false) < 0 ||
+	if (read_kept(d, "/proc/pressure/memory", &d->psi_fd, &d->psi_open, true) < 0 ||
 	    parse_psi_buf(d->scratch, &psi) < 0)
 		return NULL;
 	gate->stall_usec = psi.some.total_usec;
 	gate->has_refaulted = false;
 	if (!d->v1_root_stat[0])
 		return gate;
-	if (read_kept(d, d->v1_root_stat, &d->v1_fd, &d->v1_open, false) < 0 ||
+	if (read_kept(d, d->v1_root_stat, &d->v1_fd, &d->v1_open, true) < 0 ||
 	    parse_memcg_v1_stat_buf(d->scratch, &st) < 0)
 		return NULL; /* without the refaults a v1 group cannot tell quiet: read all */
 	gate->has_refaulted = true;
@@ -714,15 +704,12 @@ static void fd_budget(struct daemon *d)
 		setrlimit(RLIMIT_NOFILE, &rl);
 		getrlimit(RLIMIT_NOFILE, &rl);
 	}
-	d->tasks.max_fds = rl.rlim_cur >= want ? TASKS_FD_MAX
-			   : rl.rlim_cur > 256  ? (size_t)(rl.rlim_cur - 256) / 2
-						: 0;
-	if (d->tasks.max_fds < TASKS_FD_MAX)
-		log_msg(LOG_PRIO_WARNING,
-			"open files limited to %llu: keeping the files of %zu processes open",
-			(unsigned long long)rl.rlim_cur, d->tasks.max_fds);
-	if (!d->tasks.max_fds)
-		d->tasks.max_fds = 1; /* 0 would mean the default */
+	if (rl.rlim_cur >= want)
+		return;
+	/* At least one process: 0 would mean the default. */
+	d->tasks.max_fds = rl.rlim_cur > 258 ? (size_t)(rl.rlim_cur - 256) / 2 : 1;
+	log_msg(LOG_PRIO_WARNING, "open files limited to %llu: keeping the files of %zu processes open",
+		(unsigned long long)rl.rlim_cur, d->tasks.max_fds);
 }
 
 static int set_oom_kill_disable(struct scope *s, const char *value)

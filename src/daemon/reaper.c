@@ -7,7 +7,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <poll.h>
 #include <sched.h>
 #include <string.h>
 #include <time.h>
@@ -23,15 +22,6 @@ uint64_t now_usec(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
-}
-
-/* Waits up to @msec for the victim to exit. True if it has. */
-static bool wait_exit(int pidfd, int msec)
-{
-	struct pollfd p = {.fd = pidfd, .events = POLLIN};
-	int n = sys->poll(&p, 1, msec);
-
-	return n > 0 && (p.revents & (POLLIN | POLLHUP));
 }
 
 void reap_one(const struct reap_request *req, bool reap, char *scratch, size_t size,
@@ -62,7 +52,7 @@ void reap_one(const struct reap_request *req, bool reap, char *scratch, size_t s
 			if (r == -ESRCH) {
 				/* All threads are past exit_mm: the exit is freeing the memory.
 				 * Wait for it to finish (bounded) so the measure is after. */
-				wait_exit(req->pidfd, OOM_REAP_STEP_MSEC *
+				sys_pidfd_exited(req->pidfd, OOM_REAP_STEP_MSEC *
 							  (MAX_OOM_REAP_RETRIES - rep.tries + 1));
 				rep.result = REAP_EXITED;
 				break;
@@ -71,7 +61,7 @@ void reap_one(const struct reap_request *req, bool reap, char *scratch, size_t s
 				mrelease = false;
 			/* EAGAIN (mmap lock busy), EINTR, EINVAL (not dying yet): retry. */
 		}
-		if (wait_exit(req->pidfd, OOM_REAP_STEP_MSEC)) {
+		if (sys_pidfd_exited(req->pidfd, OOM_REAP_STEP_MSEC)) {
 			rep.result = REAP_EXITED;
 			break;
 		}

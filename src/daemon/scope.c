@@ -152,29 +152,13 @@ void scope_close(struct scope *s)
 static ssize_t scope_read_file(struct scope *s, int idx, const char *path, char *buf, size_t size,
 			       bool records)
 {
-	ssize_t n;
+	char full[CONFIG_PATH_MAX + 64];
 
-	if (s->fds[idx] < 0) {
-		char full[CONFIG_PATH_MAX + 64];
-		int fd;
-
-		if (s->kind == SCOPE_MACHINE)
-			fd = sys_open_path(s->root, path, O_RDONLY);
-		else if (join(full, sizeof(full), s->dir, path) < 0)
-			return -ENAMETOOLONG;
-		else
-			fd = sys_open_path(NULL, full, O_RDONLY);
-		if (fd < 0)
-			return fd;
-		s->fds[idx] = fd;
-	}
-	n = records ? sys_pread_file(s->fds[idx], buf, size)
-		    : sys_pread_whole(s->fds[idx], buf, size);
-	if (n < 0) {
-		sys->close(s->fds[idx]);
-		s->fds[idx] = -1;
-	}
-	return n;
+	if (s->kind == SCOPE_MACHINE)
+		return sys_read_kept(&s->fds[idx], s->root, path, buf, size, !records);
+	if (join(full, sizeof(full), s->dir, path) < 0)
+		return -ENAMETOOLONG;
+	return sys_read_kept(&s->fds[idx], NULL, full, buf, size, !records);
 }
 
 static ssize_t scope_read(struct scope *s, int idx, const char *path, char *buf, size_t size)

@@ -204,21 +204,14 @@ void tasks_close(struct task_list *tl)
 	tl->nr_fds = 0;
 }
 
-/* Reads /proc/@pid/@name through *@fd, opening it first when it is not open (-1). */
+/* Reads /proc/@pid/@name through *@fd, kept open (sys_read_kept). */
 static ssize_t read_kept(const char *root, int pid, const char *name, int *fd, char *buf,
 			 size_t size)
 {
-	if (*fd < 0) {
-		char path[64];
-		int r;
+	char path[64];
 
-		snprintf(path, sizeof(path), "/proc/%d/%s", pid, name);
-		r = sys_open_path(root, path, O_RDONLY);
-		if (r < 0)
-			return r;
-		*fd = r;
-	}
-	return sys_pread_whole(*fd, buf, size);
+	snprintf(path, sizeof(path), "/proc/%d/%s", pid, name);
+	return sys_read_kept(fd, root, path, buf, size, true);
 }
 
 /*
@@ -311,35 +304,32 @@ static void add_pid(struct task_list *tl, const struct scope *s, const struct co
 static void add_details(struct task_list *tl, const struct scope *s, char *scratch, size_t size)
 {
 	unsigned long totalpages = (unsigned long)(s->cur.limit_bytes / 4096);
-	unsigned char done[TASKS_MAX / 8 + 1];
+	size_t done[TASKS_DETAIL_TOP];
+	size_t nr_done = 0;
 
-	memset(done, 0, sizeof(done));
 	if (!totalpages)
 		totalpages = 1;
-	for (int k = 0; k < TASKS_DETAIL_TOP; k++) {
+	while (nr_done < TASKS_DETAIL_TOP) {
 		size_t best = tl->nr;
 		long best_points = OOM_BADNESS_UNKILLABLE;
+		struct pid_status ss;
 
-		for (size_t i = 0; i < tl->nr && i < TASKS_MAX; i++) {
-			long p;
+		for (size_t i = 0; i < tl->nr; i++) {
+			long p = oom_badness(&tl->tasks[i], totalpages);
+			bool seen = false;
 
-			if (done[i / 8] & (1u << (i % 8)))
-				continue;
-			p = oom_badness(&tl->tasks[i], totalpages);
-			if (p > best_points) {
+			for (size_t k = 0; k < nr_done; k++)
+				seen |= done[k] == i;
+			if (!seen && p > best_points) {
 				best_points = p;
 				best = i;
 			}
 		}
 		if (best == tl->nr)
 			break;
-		done[best / 8] = (unsigned char)(done[best / 8] | (1u << (best % 8)));
-		{
-			struct pid_status ss;
-
-			if (read_pid_status(s->root, tl->tasks[best].pid, scratch, size, &ss) == 0)
-				task_add_status(&tl->tasks[best], &ss);
-		}
+		done[nr_done++] = best;
+		if (read_pid_status(s->root, tl->tasks[best].pid, scratch, size, &ss) == 0)
+			task_add_status(&tl->tasks[best], &ss);
 	}
 }
 

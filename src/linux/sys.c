@@ -117,6 +117,33 @@ const struct sys_ops sys_ops_real = {
 
 const struct sys_ops *sys = &sys_ops_real;
 
+ssize_t sys_read_kept(int *fd, const char *root, const char *path, char *buf, size_t size,
+		      bool whole)
+{
+	ssize_t n;
+
+	if (*fd < 0) {
+		int r = sys_open_path(root, path, O_RDONLY);
+
+		if (r < 0)
+			return r;
+		*fd = r;
+	}
+	n = whole ? sys_pread_whole(*fd, buf, size) : sys_pread_file(*fd, buf, size);
+	if (n < 0) {
+		sys->close(*fd);
+		*fd = -1;
+	}
+	return n;
+}
+
+bool sys_pidfd_exited(int pidfd, int msec)
+{
+	struct pollfd p = {.fd = pidfd, .events = POLLIN};
+
+	return sys->poll(&p, 1, msec) > 0 && (p.revents & (POLLIN | POLLHUP));
+}
+
 const char *sys_errno_name(int err)
 {
 	static const struct {

@@ -6,6 +6,7 @@
 
 #include <poll.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
 
@@ -66,6 +67,19 @@ int sys_write_file(const char *root, const char *path, const char *str);
 
 /* sys_open_path() - open @root/@path with @flags. Return: fd or -errno. */
 int sys_open_path(const char *root, const char *path, int flags);
+
+/*
+ * sys_read_kept() - read @root/@path through *@fd, opening it first when *@fd is -1. The file
+ * stays open for the next read: a pread, no open, so no kernel allocation for a seq_file whose
+ * buffer is kept (what matters when memory is exhausted). @whole: the file comes whole from one
+ * read (sys_pread_whole), else it is read until a read returns nothing (sys_pread_file). A
+ * failed read closes it (*@fd back to -1). Return: as sys_pread_file().
+ */
+ssize_t sys_read_kept(int *fd, const char *root, const char *path, char *buf, size_t size,
+		      bool whole);
+
+/* sys_pidfd_exited() - wait up to @msec (0: do not wait) for @pidfd's process to exit. */
+bool sys_pidfd_exited(int pidfd, int msec);
 
 /*
  * sys_errno_name() - the symbolic name of @err ("ESRCH") for the errors the table's calls

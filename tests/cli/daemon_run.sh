@@ -3,7 +3,7 @@
 # oomguard run and status from the outside: exit codes (0 clean stop on SIGTERM and SIGINT,
 # 2 bad option, bad config, a path that is not a memory cgroup), SIGHUP reloads a good config
 # and keeps the old one on a bad config (saying why), journal prefixes under JOURNAL_STREAM,
-# status readable and --json.
+# status readable and --json; an open-files limit below what listings want is said.
 set -u
 bin=${OOMGUARD_BIN:-./oomguard}
 tmp=$(mktemp -d)
@@ -71,4 +71,17 @@ wait "$pid"
 rc=$?
 pid=
 [ $rc -eq 0 ] || fail "SIGINT: exit $rc, want 0"
+
+# Listings keep two files open per process: under a hard limit of 300 open files it keeps
+# (300 - 256) / 2 = 22 processes' files and says so; it still runs.
+(ulimit -n 300 && exec "$bin" run --dry-run) 2>"$tmp/log" &
+pid=$!
+wait_log 'started:' || fail "no start line under 300 open files"
+grep -q 'open files limited to 300: keeping the files of 22 processes open' "$tmp/log" ||
+	fail "open-files budget not said"
+kill -TERM "$pid"
+wait "$pid"
+rc=$?
+pid=
+[ $rc -eq 0 ] || fail "SIGTERM under 300 open files: exit $rc, want 0"
 exit 0

@@ -220,6 +220,27 @@ static void test_v1_gate(void **state)
 	scope_close(&s);
 }
 
+/* The machine scope re-reads zoneinfo and the rest only when the machine's stall total moved. */
+static void test_machine_gate(void **state)
+{
+	struct round_gate g = {.stall_usec = 1000};
+	struct scope s;
+	uint64_t t = 1000;
+
+	(void)state;
+	assert_int_equal(scope_init_machine(&s, "tests/fixtures/k6.18", scratch), 0);
+	assert_int_equal(scope_acquire_gated(&s, scratch, t += 100000, &g), 0);
+	assert_int_equal(s.full_age, 0);
+	assert_int_equal(s.cur.stall_usec, 1000); /* the gate's total, not the file's */
+	assert_int_equal(scope_acquire_gated(&s, scratch, t += 100000, &g), 0);
+	assert_int_equal(s.full_age, 1);
+	g.stall_usec += 10;
+	assert_int_equal(scope_acquire_gated(&s, scratch, t += 100000, &g), 0);
+	assert_int_equal(s.full_age, 0);
+	assert_true(s.cur.nr_zones > 0);
+	scope_close(&s);
+}
+
 /* The machine's candidates come from /proc: a user process is a candidate, a kernel thread
  * (PF_KTHREAD, no Vm* lines) never is; a protected name never is. */
 static struct task_list tl;
@@ -302,6 +323,7 @@ int main(void)
 	    cmocka_unit_test(test_v2_group),
 	    cmocka_unit_test(test_v1_group),
 	    cmocka_unit_test(test_v1_gate),
+	    cmocka_unit_test(test_machine_gate),
 	    cmocka_unit_test(test_machine_tasks),
 	};
 

@@ -1,21 +1,27 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* The syscall table: file reads through it retry EINTR a bounded number of times, pass every
- * other error up as -errno, and refuse files larger than the caller's buffer. */
+ * other error up as -errno, and refuse files larger than the caller's buffer; kept files are
+ * opened once and re-read with one pread; a pidfd tells an exited process; errno names. */
 #include <errno.h>
+#include <signal.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
 #include "linux/sys.h"
 
-static int fail_open_err, eintr_reads_left, read_calls, close_calls;
+static int fail_open_err, eintr_reads_left, read_calls, close_calls, open_calls, pread_calls,
+    pread_err;
 
 static int fake_openat(int dirfd, const char *path, int flags, mode_t mode)
 {
+	open_calls++;
 	if (fail_open_err)
 		return fail_open_err;
 	return sys_ops_real.openat(dirfd, path, flags, mode);
@@ -29,6 +35,18 @@ static ssize_t fake_read(int fd, void *b, size_t len)
 		return -EINTR;
 	}
 	return sys_ops_real.read(fd, b, len);
+}
+
+static ssize_t fake_pread(int fd, void *b, size_t len, off_t off)
+{
+	pread_calls++;
+	if (pread_err) {
+		int e = pread_err;
+
+		pread_err = 0;
+		return e;
+	}
+	return sys_ops_real.pread(fd, b, len, off);
 }
 
 static int fake_close(int fd)
@@ -46,7 +64,9 @@ static int setup(void **state)
 	fake.openat = fake_openat;
 	fake.read = fake_read;
 	fake.close = fake_close;
+	fake.pread = fake_pread;
 	fail_open_err = eintr_reads_left = read_calls = close_calls = 0;
+	open_calls = pread_calls = pread_err = 0;
 	sys = &fake;
 	return 0;
 }
@@ -111,11 +131,90 @@ static void test_write_file_errors(void **state)
 	assert_int_equal(sys_read_file(NULL, "x", (char[1]){0}, 1), -EINVAL);
 }
 
+/* A kept file: opened once; a file read whole takes one pread; records read until empty. */
+static void test_read_kept(void **state)
+{
+	char buf[4096], small[64];
+	int fd = -1;
+	ssize_t n, len;
+
+	(void)state;
+	len = sys_read_kept(&fd, "tests/fixtures/k4.4", "/proc/buddyinfo", buf, sizeof(buf), true);
+	assert_true(len > 0 && fd >= 0);
+	assert_int_equal(strncmp(buf, "Node 0, zone      DMA", 21), 0);
+	assert_int_equal(open_calls, 1);
+	assert_int_equal(pread_calls, 1);
+	n = sys_read_kept(&fd, "tests/fixtures/k4.4", "/proc/buddyinfo", buf, sizeof(buf), true);
+	assert_int_equal(n, len);
+	assert_int_equal(open_calls, 1); /* not opened again */
+	assert_int_equal(pread_calls, 2);
+	n = sys_read_kept(&fd, "tests/fixtures/k4.4", "/proc/buddyinfo", buf, sizeof(buf), false);
+	assert_int_equal(n, len);
+	assert_int_equal(pread_calls, 4); /* the content, then the empty read that ends it */
+	/* A read filling the buffer exactly may not be the whole file: read the long way. */
+	n = sys_read_kept(&fd, "tests/fixtures/k4.4", "/proc/buddyinfo", buf, (size_t)len + 1, true);
+	assert_int_equal(n, len);
+	assert_true(pread_calls > 5);
+	/* Too small, or a failed read: an error, and the file is closed. */
+	n = sys_read_kept(&fd, "tests/fixtures/k4.4", "/proc/buddyinfo", small, sizeof(small), true);
+	assert_int_equal(n, -E2BIG);
+	assert_int_equal(fd, -1);
+	assert_int_equal(close_calls, 1);
+	assert_true(sys_read_kept(&fd, "tests/fixtures/k4.4", "/proc/buddyinfo", buf, sizeof(buf),
+				  true) > 0);
+	assert_int_equal(open_calls, 2);
+	pread_err = -EIO;
+	assert_int_equal(sys_read_kept(&fd, "tests/fixtures/k4.4", "/proc/buddyinfo", buf,
+				       sizeof(buf), true),
+			 -EIO);
+	assert_int_equal(fd, -1);
+	assert_int_equal(close_calls, 2);
+}
+
+static void test_pidfd_exited(void **state)
+{
+	int p[2], pidfd;
+	char c;
+	pid_t pid;
+
+	(void)state;
+	assert_int_equal(pipe(p), 0);
+	pid = fork();
+	if (pid == 0) {
+		if (read(p[0], &c, 1) < 0)
+			_exit(1);
+		_exit(0);
+	}
+	assert_true(pid > 0);
+	pidfd = sys->pidfd_open(pid, 0);
+	assert_true(pidfd >= 0);
+	assert_false(sys_pidfd_exited(pidfd, 0)); /* still waiting on the pipe */
+	assert_int_equal(write(p[1], "x", 1), 1);
+	assert_true(sys_pidfd_exited(pidfd, 5000));
+	assert_true(sys_pidfd_exited(pidfd, 0)); /* a zombie counts as exited */
+	waitpid(pid, NULL, 0);
+	sys->close(pidfd);
+	close(p[0]);
+	close(p[1]);
+}
+
+static void test_errno_name(void **state)
+{
+	(void)state;
+	assert_string_equal(sys_errno_name(ESRCH), "ESRCH");
+	assert_string_equal(sys_errno_name(-EAGAIN), "EAGAIN");
+	assert_string_equal(sys_errno_name(ENOSYS), "ENOSYS");
+	assert_string_equal(sys_errno_name(9999), "E?");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test_setup_teardown(test_read_file, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_write_file_errors, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_read_kept, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_pidfd_exited, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_errno_name, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
