@@ -4,7 +4,8 @@
 // (process_mrelease, 10 tries 100 ms apart). Groups are oomguard-test-bench-reap-*, removed.
 // Usage: bench_daemon_reap [RUNS]   (root, cgroup v1 memory and freezer needed)
 // BENCH_RAW=1 times the bare process_mrelease call instead of reap_one(), for comparison.
-// The reaping thread runs SCHED_FIFO as the daemon's reaper does (BENCH_NORMAL_PRIORITY=1: not).
+// The reaping thread runs SCHED_FIFO as the daemon's reaper does (BENCH_NORMAL_PRIORITY=1: not),
+// with the daemon's helper threads (one per CPU beyond the first; BENCH_HELPERS=N sets N).
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -26,6 +27,7 @@
 
 static char mem_dir[128], frz_dir[128];
 static char scratch[SCOPE_SCRATCH_SIZE];
+static struct reap_helpers helpers;
 
 static int put(const char *dir, const char *file, const char *value)
 {
@@ -119,7 +121,7 @@ static int one(struct scope *s, bool frozen, uint64_t *ret_usec, uint64_t *ret_f
 		scope_usage_bytes(s, scratch, sizeof(scratch), &rep.freed_bytes);
 		rep.freed_bytes = req.usage_before_bytes - rep.freed_bytes;
 	} else {
-		reap_one(&req, true, scratch, sizeof(scratch), &rep);
+		reap_one(&req, true, &helpers, scratch, sizeof(scratch), &rep);
 	}
 	sys->close(req.pidfd);
 	put(frz_dir, "freezer.state", "THAWED");
@@ -164,6 +166,11 @@ int main(int argc, char **argv)
 	/* The daemon's reaper thread runs SCHED_FIFO; the bench reaps from its own thread. */
 	if (!getenv("BENCH_NORMAL_PRIORITY") && reaper_raise_priority() < 0)
 		fprintf(stderr, "bench_daemon_reap: cannot raise priority\n");
+	{
+		const char *n = getenv("BENCH_HELPERS");
+
+		reap_helpers_start(&helpers, n ? (unsigned int)atoi(n) : reap_helpers_wanted());
+	}
 	for (int frozen = 0; frozen < 2; frozen++) {
 		uint64_t usec[50], freed_min = UINT64_MAX;
 		int released = 0;
@@ -180,13 +187,14 @@ int main(int argc, char **argv)
 		}
 		qsort(usec, (size_t)runs, sizeof(usec[0]), cmp_u64);
 		printf(
-		    "%svictim=1GiB %s runs=%d kill_to_freed_ms median=%.1f max=%.1f (target <= 50) "
-		    "freed_min_mib=%llu released_by_mrelease=%d\n",
+		    "%svictim=1GiB %s runs=%d callers=%u kill_to_freed_ms median=%.1f max=%.1f "
+		    "(target <= 50) freed_min_mib=%llu released_by_mrelease=%d\n",
 		    getenv("BENCH_RAW") ? "bare process_mrelease: " : "",
-		    frozen ? "frozen " : "running", runs, (double)usec[runs / 2] / 1000.0,
+		    frozen ? "frozen " : "running", runs, getenv("BENCH_RAW") ? 1 : 1 + helpers.n, (double)usec[runs / 2] / 1000.0,
 		    (double)usec[runs - 1] / 1000.0, (unsigned long long)(freed_min >> 20),
 		    released);
 	}
+	reap_helpers_stop(&helpers);
 	scope_close(&s);
 	return 0;
 }

@@ -602,11 +602,11 @@ void daemon_handle_reports(struct daemon *d)
 			scope_oom_progress(s);
 		escape_comm(rep.comm, comm, sizeof(comm));
 		log_msg(rep.result == REAP_SKIPPED ? LOG_PRIO_WARNING : LOG_PRIO_NOTICE,
-			"reap scope=%s pid=%d comm=%s result=%s tries=%d rss_kib=%llu "
+			"reap scope=%s pid=%d comm=%s result=%s tries=%d callers=%d rss_kib=%llu "
 			"rss_after_kib=%llu freed_kib=%llu detect_to_kill_usec=%llu "
 			"kill_to_freed_usec=%llu%s%s",
 			s ? s->name : "?", rep.pid, comm, result_name(rep.result), rep.tries,
-			(unsigned long long)rep.rss_kib, (unsigned long long)rep.rss_after_kib,
+			rep.callers, (unsigned long long)rep.rss_kib, (unsigned long long)rep.rss_after_kib,
 			(unsigned long long)(rep.freed_bytes / 1024),
 			(unsigned long long)(rep.kill_usec - rep.detect_usec),
 			(unsigned long long)rep.kill_to_freed_usec, rep.err ? " last_error=" : "",
@@ -673,7 +673,7 @@ static void protect_self(struct daemon *d)
 		log_errno(-errno, "mlockall");
 	/* ... and touch now what the kill path would touch first at the worst moment. */
 	prefault_range(d, sizeof(*d));
-	prefault_stack();
+	prefault_stack(PREFAULT_STACK_BYTES);
 #else
 	(void)d;
 	log_msg(LOG_PRIO_DEBUG, "sanitizer build: mlockall skipped");

@@ -3,9 +3,9 @@
 
 #define PREFAULT_PAGE 4096
 
-__attribute__((noinline)) void prefault_stack(void)
+__attribute__((noinline)) void prefault_stack(size_t bytes)
 {
-	volatile char buf[PREFAULT_STACK_BYTES];
+	volatile char buf[bytes];
 
 	for (size_t i = 0; i < sizeof(buf); i += PREFAULT_PAGE)
 		buf[i] = 0;

@@ -13,8 +13,8 @@
  * about 24 KiB. */
 #define PREFAULT_STACK_BYTES (48 * 1024)
 
-/* prefault_stack() - write to PREFAULT_STACK_BYTES of the calling thread's stack. */
-void prefault_stack(void);
+/* prefault_stack() - write to @bytes of the calling thread's stack, below the caller's frame. */
+void prefault_stack(size_t bytes);
 
 /* prefault_range() - write every page of [@p, @p + @len) with its own content. */
 void prefault_range(void *p, size_t len);

@@ -24,8 +24,110 @@ uint64_t now_usec(void)
 	return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
 }
 
-void reap_one(const struct reap_request *req, bool reap, char *scratch, size_t size,
-	      struct reap_report *ret_report)
+static void *helper_main(void *arg)
+{
+	struct reap_helpers *h = arg;
+	unsigned long seen = 0; /* the job count at start: a job posted before we wait is new */
+
+	reaper_raise_priority(); /* the reaper logs it if FIFO is refused: so would this */
+	prefault_stack(REAPER_HELPER_PREFAULT_BYTES);
+	pthread_mutex_lock(&h->lock);
+	for (;;) {
+		int pidfd;
+
+		while (h->job == seen && !h->stop)
+			pthread_cond_wait(&h->wake, &h->lock);
+		if (h->stop)
+			break;
+		seen = h->job;
+		pidfd = h->pidfd;
+		pthread_mutex_unlock(&h->lock);
+		/* Its result is the reaper's to judge: it calls too, and after us its call
+		 * returns at once if the address space is already released. */
+		sys->process_mrelease(pidfd, 0);
+		pthread_mutex_lock(&h->lock);
+		h->calls++;
+		if (--h->working == 0)
+			pthread_cond_signal(&h->done);
+	}
+	pthread_mutex_unlock(&h->lock);
+	return NULL;
+}
+
+unsigned int reap_helpers_wanted(void)
+{
+	cpu_set_t set;
+	int cpus;
+
+	if (sched_getaffinity(0, sizeof(set), &set) < 0)
+		return 0;
+	cpus = CPU_COUNT(&set);
+	if (cpus <= 1)
+		return 0;
+	return cpus - 1 < REAPER_HELPERS_MAX ? (unsigned int)cpus - 1 : REAPER_HELPERS_MAX;
+}
+
+int reap_helpers_start(struct reap_helpers *h, unsigned int n)
+{
+	pthread_attr_t attr;
+	int err;
+
+	memset(h, 0, sizeof(*h));
+	h->pidfd = -1;
+	pthread_mutex_init(&h->lock, NULL);
+	pthread_cond_init(&h->wake, NULL);
+	pthread_cond_init(&h->done, NULL);
+	if (n > REAPER_HELPERS_MAX)
+		n = REAPER_HELPERS_MAX;
+	err = -pthread_attr_init(&attr);
+	if (err)
+		return err;
+	err = -pthread_attr_setstacksize(&attr, REAPER_HELPER_STACK_BYTES);
+	while (!err && h->n < n) {
+		err = -pthread_create(&h->thread[h->n], &attr, helper_main, h);
+		if (!err)
+			h->n++;
+	}
+	pthread_attr_destroy(&attr);
+	return err;
+}
+
+void reap_helpers_stop(struct reap_helpers *h)
+{
+	pthread_mutex_lock(&h->lock);
+	h->stop = true;
+	pthread_cond_broadcast(&h->wake);
+	pthread_mutex_unlock(&h->lock);
+	for (unsigned int i = 0; i < h->n; i++)
+		pthread_join(h->thread[i], NULL);
+	h->n = 0;
+}
+
+/* One process_mrelease call on @pidfd, shared with the helpers. Return: the reaper's own. */
+static int mrelease_shared(struct reap_helpers *h, int pidfd)
+{
+	int r;
+
+	if (!h || !h->n)
+		return sys->process_mrelease(pidfd, 0);
+	pthread_mutex_lock(&h->lock);
+	h->pidfd = pidfd;
+	h->working = h->n;
+	h->job++;
+	pthread_cond_broadcast(&h->wake);
+	pthread_mutex_unlock(&h->lock);
+	r = sys->process_mrelease(pidfd, 0);
+	/* The pidfd is closed after we return: wait for every helper to be done with it. Each
+	 * does one call, as bounded as ours. */
+	pthread_mutex_lock(&h->lock);
+	while (h->working)
+		pthread_cond_wait(&h->done, &h->lock);
+	pthread_mutex_unlock(&h->lock);
+	return r;
+}
+
+void reap_one(const struct reap_request *req, bool reap, struct reap_helpers *helpers,
+	      char *scratch, size_t size, struct reap_report *ret_report)
 {
 	struct reap_report rep;
 	struct pid_status ss;
@@ -42,8 +144,9 @@ void reap_one(const struct reap_request *req, bool reap, char *scratch, size_t s
 	rep.result = REAP_SKIPPED;
 	for (rep.tries = 1; rep.tries <= MAX_OOM_REAP_RETRIES; rep.tries++) {
 		if (mrelease) {
-			int r = sys->process_mrelease(req->pidfd, 0);
+			int r = mrelease_shared(helpers, req->pidfd);
 
+			rep.callers = 1 + (helpers ? (int)helpers->n : 0);
 			if (r == 0) {
 				rep.result = REAP_RELEASED;
 				break;
@@ -89,7 +192,7 @@ static void *reaper_main(void *arg)
 	struct reaper *r = arg;
 	int err = reaper_raise_priority();
 
-	prefault_stack(); /* locked now (mlockall MCL_FUTURE), not at the first reap */
+	prefault_stack(PREFAULT_STACK_BYTES); /* locked now (mlockall MCL_FUTURE), not at the first reap */
 
 	if (err)
 		log_errno(err, "reaper: cannot run SCHED_FIFO (reaping at normal priority)");
@@ -110,7 +213,7 @@ static void *reaper_main(void *arg)
 		reap = r->reap;
 		pthread_mutex_unlock(&r->lock);
 
-		reap_one(&req, reap, r->scratch, sizeof(r->scratch), &rep);
+		reap_one(&req, reap, &r->helpers, r->scratch, sizeof(r->scratch), &rep);
 		sys->close(req.pidfd);
 		sys->write(r->report_wr, &rep, sizeof(rep));
 
@@ -150,6 +253,10 @@ int reaper_start(struct reaper *r, bool reap)
 	if (err)
 		goto fail;
 	r->started = true;
+	err = reap_helpers_start(&r->helpers, reap_helpers_wanted());
+	if (err)
+		log_errno(err, "reaper: %u helper threads started, fewer than the CPUs allow",
+			  r->helpers.n);
 	return 0;
 fail:
 	close(fds[0]);
@@ -210,6 +317,7 @@ void reaper_stop(struct reaper *r)
 	pthread_cond_signal(&r->wake);
 	pthread_mutex_unlock(&r->lock);
 	pthread_join(r->thread, NULL);
+	reap_helpers_stop(&r->helpers);
 	/* Requests never worked on still own their pidfds. */
 	for (unsigned int i = 0; i < r->count; i++)
 		sys->close(r->queue[(r->head + i) % REAPER_QUEUE_LEN].pidfd);

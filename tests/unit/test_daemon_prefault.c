@@ -49,7 +49,7 @@ static void test_prefault_range(void **state)
 static void *touch_stack(void *arg)
 {
 	(void)arg;
-	prefault_stack();
+	prefault_stack(PREFAULT_STACK_BYTES);
 	return NULL;
 }
 

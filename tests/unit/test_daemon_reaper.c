@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* The reaper's retry rule on a real child process, with process_mrelease faked through the
  * syscall table: EAGAIN every time on a live victim -> skipped after MAX_OOM_REAP_RETRIES;
- * ENOSYS -> falls back to waiting on the pidfd; the real call on a killed child -> freed. */
+ * ENOSYS -> falls back to waiting on the pidfd; the real call on a killed child -> freed.
+ * Helpers: every call is shared with each helper, at the same time, on the same pidfd, and
+ * reap_one() returns only when all are back. */
 #include <errno.h>
 #include <setjmp.h>
 #include <signal.h>
@@ -76,7 +78,7 @@ static void test_reap_one(void **state)
 		req.kill_usec = now_usec();
 		if (c->kill_first)
 			assert_int_equal(sys->pidfd_send_signal(req.pidfd, SIGKILL, NULL, 0), 0);
-		reap_one(&req, true, scratch, sizeof(scratch), &rep);
+		reap_one(&req, true, NULL, scratch, sizeof(scratch), &rep);
 		sys = &sys_ops_real;
 		sys->close(req.pidfd);
 		kill(child, SIGKILL);
@@ -96,9 +98,88 @@ static void test_reap_one(void **state)
 	}
 }
 
+/* A slow fake: each call takes 30 ms and records how many were in flight together. */
+static int slow_in_flight, slow_max_in_flight, slow_calls, slow_bad_pidfd, slow_want_pidfd;
+
+static int fake_slow_mrelease(int pidfd, unsigned int flags)
+{
+	int now = __atomic_add_fetch(&slow_in_flight, 1, __ATOMIC_SEQ_CST);
+	int max = __atomic_load_n(&slow_max_in_flight, __ATOMIC_SEQ_CST);
+
+	(void)flags;
+	while (now > max &&
+	       !__atomic_compare_exchange_n(&slow_max_in_flight, &max, now, false,
+					    __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST))
+		;
+	if (pidfd != __atomic_load_n(&slow_want_pidfd, __ATOMIC_SEQ_CST))
+		__atomic_add_fetch(&slow_bad_pidfd, 1, __ATOMIC_SEQ_CST);
+	usleep(30000);
+	__atomic_add_fetch(&slow_calls, 1, __ATOMIC_SEQ_CST);
+	__atomic_sub_fetch(&slow_in_flight, 1, __ATOMIC_SEQ_CST);
+	return mrelease_ret;
+}
+
+static void test_reap_helpers(void **state)
+{
+	static struct reap_helpers h;
+	/* released at once: 1 call each; the mmap lock always busy: every try is shared */
+	const struct {
+		int ret;
+		enum reap_result want;
+		int tries;
+	} runs[] = {{0, REAP_RELEASED, 1}, {-EAGAIN, REAP_SKIPPED, MAX_OOM_REAP_RETRIES}};
+
+	(void)state;
+	assert_int_equal(scope_init_machine(&machine, NULL, scratch), 0);
+	assert_int_equal(reap_helpers_start(&h, 2), 0);
+	assert_int_equal(h.n, 2);
+	for (size_t i = 0; i < sizeof(runs) / sizeof(runs[0]); i++) {
+		struct reap_request req;
+		struct reap_report rep;
+		unsigned long calls_before = h.calls;
+		pid_t child = fork();
+
+		if (child == 0) {
+			for (;;)
+				pause();
+		}
+		assert_true(child > 0);
+		fake = sys_ops_real;
+		fake.process_mrelease = fake_slow_mrelease;
+		mrelease_ret = runs[i].ret;
+		slow_calls = slow_max_in_flight = slow_bad_pidfd = 0;
+		memset(&req, 0, sizeof(req));
+		req.pid = child;
+		req.scope = &machine;
+		req.pidfd = sys_ops_real.pidfd_open(child, 0);
+		assert_true(req.pidfd >= 0);
+		slow_want_pidfd = req.pidfd;
+		req.kill_usec = now_usec();
+		sys = &fake;
+		reap_one(&req, true, &h, scratch, sizeof(scratch), &rep);
+		/* back only when every helper is: nothing in flight on the pidfd we close */
+		assert_int_equal(__atomic_load_n(&slow_in_flight, __ATOMIC_SEQ_CST), 0);
+		sys = &sys_ops_real;
+		sys->close(req.pidfd);
+		kill(child, SIGKILL);
+		waitpid(child, NULL, 0);
+		assert_int_equal(rep.result, runs[i].want);
+		assert_int_equal(rep.tries, runs[i].tries);
+		assert_int_equal(rep.callers, 3);
+		assert_int_equal(slow_calls, 3 * runs[i].tries);
+		assert_int_equal(h.calls - calls_before, (unsigned long)(2 * runs[i].tries));
+		assert_int_equal(slow_bad_pidfd, 0);
+		/* together, not one after the other */
+		assert_int_equal(slow_max_in_flight, 3);
+	}
+	reap_helpers_stop(&h);
+	assert_int_equal(h.n, 0);
+}
+
 int main(void)
 {
-	const struct CMUnitTest tests[] = {cmocka_unit_test(test_reap_one)};
+	const struct CMUnitTest tests[] = {cmocka_unit_test(test_reap_one),
+					   cmocka_unit_test(test_reap_helpers)};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
