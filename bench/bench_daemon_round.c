@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
 // bench_daemon_round: CPU time of one daemon round over the machine scope plus 10 v1 memory
 // cgroups (created empty as oomguard-test-bench-round-*, removed at exit), and the RSS of a
-// running `oomguard run` watching the same scopes. Prints figures beside their targets.
+// running `oomguard run` watching the same scopes. Prints figures beside their targets, and a
+// control: the CPU a process that does nothing but wake every 100 ms costs on this machine (the
+// wake-up's own floor, which every daemon polling at that interval pays before any work).
 // Usage: bench_daemon_round [ROUNDS] [OOMGUARD_BINARY]   (root and cgroup v1 memory needed)
 #include <errno.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -53,6 +56,40 @@ static uint64_t main_thread_cpu_ns(pid_t pid)
 	return ns;
 }
 
+/* The CPU per 100 ms of @pid's main thread from 1 s to 6 s after it started. */
+static double cpu_per_interval_usec(pid_t pid, uint64_t *ret_intervals)
+{
+	uint64_t c0, c1, w0, w1;
+
+	sleep(1);
+	c0 = main_thread_cpu_ns(pid);
+	w0 = now_usec();
+	sleep(5);
+	c1 = main_thread_cpu_ns(pid);
+	w1 = now_usec();
+	*ret_intervals = (w1 - w0) / 100000;
+	return (double)(c1 - c0) / 1000.0 / ((double)(w1 - w0) / 100000.0);
+}
+
+/* The control: a child that only sleeps in poll() for 100 ms, over and over. */
+static double measure_floor(void)
+{
+	uint64_t n;
+	double usec;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		for (;;)
+			poll(NULL, 0, 100);
+	}
+	if (pid < 0)
+		return -1;
+	usec = cpu_per_interval_usec(pid, &n);
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	return usec;
+}
+
 /*
  * Runs @bin with the same scopes at its default interval: its main thread's CPU per round from
  * 1 s to 6 s after the start (the binary as shipped, its own C library, caches as cold as a
@@ -63,7 +100,8 @@ static int measure_rss(const char *bin, char **scope_args, int nargs)
 	char *argv[6 + 2 * NR_GROUPS + 2];
 	char path[64], line[256];
 	unsigned long rss = 0, hwm = 0, anon = 0, pss = 0;
-	uint64_t c0, c1, w0, w1;
+	uint64_t intervals;
+	double usec, floor_usec;
 	FILE *f;
 	pid_t pid;
 	int n = 0, status;
@@ -82,16 +120,15 @@ static int measure_rss(const char *bin, char **scope_args, int nargs)
 	}
 	if (pid < 0)
 		return -1;
-	sleep(1);
-	c0 = main_thread_cpu_ns(pid);
-	w0 = now_usec();
-	sleep(5);
-	c1 = main_thread_cpu_ns(pid);
-	w1 = now_usec();
 	/* A round every 100 ms plus the round's own time: the count is estimated from the clock. */
-	printf("binary_round_cpu_usec=%.1f (target <= 100; %s, default interval, ~%llu rounds)\n",
-	       (double)(c1 - c0) / 1000.0 / ((double)(w1 - w0) / 100000.0), bin,
-	       (unsigned long long)((w1 - w0) / 100000));
+	usec = cpu_per_interval_usec(pid, &intervals);
+	floor_usec = measure_floor();
+	printf("binary_round_cpu_usec=%.1f (target <= 100; %s, default interval, ~%llu rounds, "
+	       "wake-up included)\n",
+	       usec, bin, (unsigned long long)intervals);
+	printf("wakeup_floor_cpu_usec=%.1f (control: a process that only polls 100 ms at a time)\n",
+	       floor_usec);
+	printf("binary_round_above_floor_cpu_usec=%.1f\n", usec - floor_usec);
 	snprintf(path, sizeof(path), "/proc/%d/status", pid);
 	f = fopen(path, "r");
 	while (f && fgets(line, sizeof(line), f)) {
@@ -148,7 +185,8 @@ int main(int argc, char **argv)
 		memcpy(cfg_argv + 1, args, (size_t)nargs * sizeof(char *));
 		cfg_argv[nargs + 1] = NULL;
 		if (daemon_build_config(&d.cfg, nargs + 1, cfg_argv, err, sizeof(err)) < 0 ||
-		    daemon_setup_scopes(&d, err, sizeof(err)) < 0) {
+		    daemon_setup_scopes(&d, err, sizeof(err)) < 0 ||
+		    daemon_start_events(&d) < 0) {
 			fprintf(stderr, "bench_daemon_round: %s\n", err);
 			return 1;
 		}

@@ -60,6 +60,13 @@ struct daemon {
 	char v1_root_stat[sizeof(((struct cgroup_mounts *)0)->v1_memory) + 16]; /* the v1 root group's memory.stat, "" if no v1 */
 	int v1_fd; /* valid when v1_open: that file, read once per round for the v1 groups' gate */
 	bool v1_open;
+	bool v1_evented; /* every v1 group has a vmpressure eventfd: the gate needs no v1 refaults */
+	/* valid when eps_open: the loop waits on wake_ep (the reaper's reports, the v1 OOM
+	 * eventfds); pressure_ep holds the v1 vmpressure eventfds (nr_pressure), asked once per
+	 * round whether any is readable */
+	int wake_ep, pressure_ep;
+	bool eps_open;
+	size_t nr_pressure;
 	unsigned long rounds, kills;
 	char scratch[SCOPE_SCRATCH_SIZE];
 };
@@ -75,6 +82,13 @@ int daemon_build_config(struct config *c, int argc, char **argv, char *err, size
 
 /* daemon_setup_scopes() - the scopes @d->cfg names. Return: 0 or -errno with @err. */
 int daemon_setup_scopes(struct daemon *d, char *err, size_t errsize);
+
+/*
+ * daemon_start_events() - the loop's epoll sets, and the scopes' event sources: v1 OOM and
+ * vmpressure eventfds (and oom_kill_disable=1 when the config asks). Return: 0 or -errno when
+ * the epoll sets cannot be made (a scope without its eventfds is logged and polled instead).
+ */
+int daemon_start_events(struct daemon *d);
 
 /* daemon_round() - one pass: acquire and decide every scope; act on OOM verdicts. */
 void daemon_round(struct daemon *d);

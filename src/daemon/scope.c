@@ -37,6 +37,7 @@ int scope_init_machine(struct scope *s, const char *root, char *scratch)
 	s->kind = SCOPE_MACHINE;
 	s->root = root;
 	s->oom_efd = -1;
+	s->pressure_efd = -1;
 	for (int i = 0; i < NR_SCOPE_FILES; i++)
 		s->fds[i] = -1;
 	snprintf(s->name, sizeof(s->name), "machine");
@@ -96,7 +97,8 @@ int scope_init_cgroup(struct scope *s, const char *root, const char *path,
 	return 0;
 }
 
-int scope_register_oom_event(struct scope *s)
+/* An eventfd for @file of the v1 group, with @args after the two fds (cgroup.event_control). */
+static int register_v1_event(struct scope *s, const char *file, const char *args, int *ret_efd)
 {
 	char path[CONFIG_PATH_MAX + 32], line[64];
 	int efd, ofd, r;
@@ -106,7 +108,7 @@ int scope_register_oom_event(struct scope *s)
 	efd = sys->eventfd(0, EFD_NONBLOCK);
 	if (efd < 0)
 		return efd;
-	if (join(path, sizeof(path), s->dir, "/memory.oom_control") < 0) {
+	if (join(path, sizeof(path), s->dir, file) < 0) {
 		sys->close(efd);
 		return -ENAMETOOLONG;
 	}
@@ -115,7 +117,7 @@ int scope_register_oom_event(struct scope *s)
 		sys->close(efd);
 		return ofd;
 	}
-	snprintf(line, sizeof(line), "%d %d", efd, ofd);
+	snprintf(line, sizeof(line), "%d %d%s", efd, ofd, args);
 	r = join(path, sizeof(path), s->dir, "/cgroup.event_control");
 	if (!r)
 		r = sys_write_file(NULL, path, line);
@@ -124,8 +126,18 @@ int scope_register_oom_event(struct scope *s)
 		sys->close(efd);
 		return r;
 	}
-	s->oom_efd = efd;
+	*ret_efd = efd;
 	return 0;
+}
+
+int scope_register_oom_event(struct scope *s)
+{
+	return register_v1_event(s, "/memory.oom_control", "", &s->oom_efd);
+}
+
+int scope_register_pressure_event(struct scope *s)
+{
+	return register_v1_event(s, "/memory.pressure_level", " low", &s->pressure_efd);
 }
 
 void scope_close(struct scope *s)
@@ -133,6 +145,10 @@ void scope_close(struct scope *s)
 	if (s->oom_efd >= 0)
 		sys->close(s->oom_efd);
 	s->oom_efd = -1;
+	if (s->pressure_efd >= 0)
+		sys->close(s->pressure_efd);
+	s->pressure_efd = -1;
+	s->woken = false;
 	for (int i = 0; i < NR_SCOPE_FILES; i++) {
 		if (s->fds[i] >= 0)
 			sys->close(s->fds[i]);
@@ -322,27 +338,51 @@ static int acquire_v1(struct scope *s, char *scratch, struct scope_snapshot *sna
 	struct memcg_v1_stat st;
 	struct memcg_v1_oom_control oc;
 	uint64_t refaulted = 0;
+	bool quiet, pressure = false;
 	ssize_t n;
 	int r;
 
+	if (gate && gate->has_refaulted)
+		refaulted = gate->refaulted;
+	/* drained every round that may have one: an event counts once */
+	if (s->pressure_efd >= 0 && !(gate && gate->no_pressure)) {
+		uint64_t count;
+
+		pressure = sys->read(s->pressure_efd, &count, sizeof(count)) == sizeof(count);
+	}
+	quiet = gate && s->cur.time_usec && s->full_age + 1 < SCOPE_FULL_READ_ROUNDS &&
+		!s->cur.parked && !s->woken;
+	if (s->pressure_efd >= 0) {
+		/*
+		 * The group's own events say it all: no reclaim scanned it or below it and no OOM
+		 * since the last round, so no charge has failed in a way that can lead to a verdict
+		 * (scope_acquire_gated()); a thrashing group reclaims what it refaults. Else read
+		 * all. The machine's stalls and refaults are not the group's.
+		 */
+		if (quiet && !pressure) {
+			s->full_age++;
+			return 0;
+		}
+		quiet = false;
+	} else {
+		quiet = quiet && gate->stall_usec == s->gate_stall_usec &&
+			refaulted == s->gate_refaulted;
+	}
 	r = scope_read_u64(s, SF_2, "/memory.failcnt", &snap->stall_events);
 	if (r < 0)
 		return r;
-	if (gate && gate->has_refaulted)
-		refaulted = gate->refaulted;
 	/*
 	 * Quiet: no failed charge, nobody parked at the last read, no memory stall on the machine
 	 * and no refault in the v1 hierarchy since then (struct round_gate says why both). Tasks park
 	 * (under_oom) only after a charge fails, and every failure counts in failcnt: a quiet
 	 * round needs neither memory.oom_control nor the rest.
 	 */
-	if (gate && s->cur.time_usec && s->full_age + 1 < SCOPE_FULL_READ_ROUNDS && !s->cur.parked &&
-	    snap->stall_events == s->cur.stall_events && gate->stall_usec == s->gate_stall_usec &&
-	    refaulted == s->gate_refaulted) {
+	if (quiet && snap->stall_events == s->cur.stall_events) { /* no event fd: failcnt */
 		s->full_age++;
 		return 0;
 	}
 	s->full_age = 0;
+	s->woken = false;
 	s->gate_stall_usec = gate ? gate->stall_usec : 0;
 	s->gate_refaulted = refaulted;
 	n = scope_read(s, SF_4, "/memory.oom_control", scratch, SCOPE_SCRATCH_SIZE);

@@ -72,6 +72,8 @@ struct scope_snapshot {
  * @dir:          the cgroup's directory (with the root prefix); "" for the machine
  * @name:         what the log calls it ("machine" or the cgroup path)
  * @oom_efd:      v1 OOM notification eventfd, or -1
+ * @pressure_efd: v1 vmpressure eventfd (memory.pressure_level, level low, hierarchical), or -1
+ * @woken:        the OOM eventfd fired since the last read (the loop sets it)
  */
 struct scope {
 	enum scope_kind kind;
@@ -79,6 +81,8 @@ struct scope {
 	char name[CONFIG_PATH_MAX];
 	const char *root;
 	int oom_efd;
+	int pressure_efd;
+	bool woken;
 	int fds[NR_SCOPE_FILES];
 	unsigned int full_age;   /* acquires since the expensive files were last read */
 	uint64_t gate_stall_usec; /* the machine's PSI some total at that read */
@@ -116,6 +120,13 @@ int scope_init_cgroup(struct scope *s, const char *root, const char *path,
 /* scope_register_oom_event() - v1: an eventfd signalled on OOM (cgroup.event_control). */
 int scope_register_oom_event(struct scope *s);
 
+/*
+ * scope_register_pressure_event() - v1: an eventfd signalled by vmpressure, at every level, for
+ * reclaim in the group or below it (the kernel signals once per 512 pages scanned). A quiet
+ * round of a group with it reads no file at all (see scope_acquire_gated()).
+ */
+int scope_register_pressure_event(struct scope *s);
+
 void scope_close(struct scope *s);
 
 /* scope_acquire() - read the whole scope now into s->cur (s->prev keeps the last one). */
@@ -127,11 +138,14 @@ int scope_acquire(struct scope *s, char *scratch, uint64_t now_usec);
  * group's memory.stat, hierarchical totals): v1 has no per-group PSI, and a group that thrashes
  * on its page cache need not move its failcnt nor the machine's PSI (its rereads wait in the
  * block layer, not in a memstall; measured, docs/daemon.md), but it moves the refault counters.
+ * @no_pressure: no v1 group's vmpressure eventfd is readable (one epoll_wait for all of them
+ * said so): the groups need not read theirs.
  */
 struct round_gate {
 	uint64_t stall_usec;
 	bool has_refaulted;
 	uint64_t refaulted;
+	bool no_pressure;
 };
 
 /*
@@ -139,7 +153,10 @@ struct round_gate {
  * quiet. @gate: read once this round for every scope. The machine scope re-reads vmstat,
  * meminfo, zoneinfo and buddyinfo only when the stall total moved; a v1 group re-reads
  * oom_control and memory.stat only when its failcnt, the stall total or the hierarchy's refaults
- * moved or tasks are parked. Both re-read all every SCOPE_FULL_READ_ROUNDS.
+ * moved or tasks are parked. A v1 group with a pressure eventfd does not even read its failcnt
+ * while neither that eventfd nor its OOM eventfd fired: a charge that fails reclaims (and a
+ * reclaim that scans signals vmpressure) or, finding nothing to scan, goes OOM (and the OOM
+ * eventfd is signalled). Both re-read all every SCOPE_FULL_READ_ROUNDS.
  * NULL (no PSI here): read all.
  */
 int scope_acquire_gated(struct scope *s, char *scratch, uint64_t now_usec,

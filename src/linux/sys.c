@@ -100,6 +100,25 @@ static int real_dup(int fd)
 	return nfd < 0 ? -errno : nfd;
 }
 
+static int real_epoll_create(void)
+{
+	int fd = epoll_create1(EPOLL_CLOEXEC);
+
+	return fd < 0 ? -errno : fd;
+}
+
+static int real_epoll_ctl(int epfd, int op, int fd, struct epoll_event *event)
+{
+	return epoll_ctl(epfd, op, fd, event) < 0 ? -errno : 0;
+}
+
+static int real_epoll_wait(int epfd, struct epoll_event *events, int maxevents, int timeout_msec)
+{
+	int n = epoll_wait(epfd, events, maxevents, timeout_msec);
+
+	return n < 0 ? -errno : n;
+}
+
 const struct sys_ops sys_ops_real = {
     .openat = real_openat,
     .read = real_read,
@@ -113,6 +132,9 @@ const struct sys_ops sys_ops_real = {
     .poll = real_poll,
     .eventfd = real_eventfd,
     .dup = real_dup,
+    .epoll_create = real_epoll_create,
+    .epoll_ctl = real_epoll_ctl,
+    .epoll_wait = real_epoll_wait,
 };
 
 const struct sys_ops *sys = &sys_ops_real;

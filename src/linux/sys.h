@@ -8,6 +8,7 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/epoll.h>
 #include <sys/types.h>
 
 /*
@@ -27,6 +28,9 @@ struct sys_ops {
 	int (*poll)(struct pollfd *fds, nfds_t nfds, int timeout_msec);
 	int (*eventfd)(unsigned int initval, int flags);
 	int (*dup)(int fd);
+	int (*epoll_create)(void); /* close-on-exec */
+	int (*epoll_ctl)(int epfd, int op, int fd, struct epoll_event *event);
+	int (*epoll_wait)(int epfd, struct epoll_event *events, int maxevents, int timeout_msec);
 };
 
 /* The table in use. Points at sys_ops_real unless a test swapped it. */

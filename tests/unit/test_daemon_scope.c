@@ -12,8 +12,12 @@
 
 #include <cmocka.h>
 
+#include <sys/eventfd.h>
+#include <unistd.h>
+
 #include "daemon/scope.h"
 #include "daemon/tasks.h"
+#include "linux/sys.h"
 
 static char scratch[SCOPE_SCRATCH_SIZE];
 
@@ -221,6 +225,90 @@ static void test_v1_gate(void **state)
 }
 
 /* The machine scope re-reads zoneinfo and the rest only when the machine's stall total moved. */
+static int preads;
+
+static ssize_t counting_pread(int fd, void *buf, size_t len, off_t off)
+{
+	preads++;
+	return sys_ops_real.pread(fd, buf, len, off);
+}
+
+static bool readable(int efd)
+{
+	uint64_t v;
+
+	if (read(efd, &v, sizeof(v)) != sizeof(v))
+		return false;
+	assert_int_equal(write(efd, &v, sizeof(v)), sizeof(v)); /* put it back */
+	return true;
+}
+
+/*
+ * A v1 group with a vmpressure eventfd: a quiet round reads no file at all, whatever the
+ * machine's stalls and refaults do; an event (vmpressure, or the OOM eventfd: woken) makes it
+ * read all, and is drained; the gate's "no pressure anywhere" spares the eventfd read; and
+ * every SCOPE_FULL_READ_ROUNDS all is read anyway.
+ */
+static void test_v1_pressure_events(void **state)
+{
+	static struct sys_ops fake;
+	struct cgroup_mounts m;
+	struct round_gate g = {.stall_usec = 1000, .has_refaulted = true, .refaulted = 7};
+	struct scope s;
+	uint64_t t = 1000, one = 1;
+
+	(void)state;
+	v1_fixture(&s, &m);
+	s.pressure_efd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	assert_true(s.pressure_efd >= 0);
+	fake = sys_ops_real;
+	fake.pread = counting_pread;
+	sys = &fake;
+	assert_int_equal(scope_acquire_gated(&s, scratch, t += 100000, &g), 0);
+	assert_int_equal(s.full_age, 0); /* the first read is full */
+	preads = 0;
+	assert_int_equal(scope_acquire_gated(&s, scratch, t += 100000, &g), 0);
+	assert_int_equal(s.full_age, 1);
+	assert_int_equal(preads, 0); /* quiet: not even failcnt */
+	g.stall_usec += 500;
+	g.refaulted += 500;
+	assert_int_equal(scope_acquire_gated(&s, scratch, t += 100000, &g), 0);
+	assert_int_equal(s.full_age, 2); /* the machine's stalls and refaults are not the group's */
+	assert_int_equal(preads, 0);
+	assert_int_equal(write(s.pressure_efd, &one, sizeof(one)), sizeof(one));
+	assert_int_equal(scope_acquire_gated(&s, scratch, t += 100000, &g), 0);
+	assert_int_equal(s.full_age, 0); /* reclaim scanned it: all read */
+	assert_true(preads >= 5);        /* failcnt, oom_control, limit, usage, stat */
+	assert_false(readable(s.pressure_efd)); /* drained: counted once */
+	preads = 0;
+	assert_int_equal(scope_acquire_gated(&s, scratch, t += 100000, &g), 0);
+	assert_int_equal(s.full_age, 1);
+	assert_int_equal(preads, 0);
+	s.woken = true; /* the loop saw the OOM eventfd */
+	assert_int_equal(scope_acquire_gated(&s, scratch, t += 100000, &g), 0);
+	assert_int_equal(s.full_age, 0);
+	assert_false(s.woken);
+	/* The round's one epoll_wait said no group has an event: the eventfd is not read. */
+	assert_int_equal(write(s.pressure_efd, &one, sizeof(one)), sizeof(one));
+	g.no_pressure = true;
+	preads = 0;
+	assert_int_equal(scope_acquire_gated(&s, scratch, t += 100000, &g), 0);
+	assert_int_equal(s.full_age, 1);
+	assert_true(readable(s.pressure_efd));
+	g.no_pressure = false;
+	assert_int_equal(scope_acquire_gated(&s, scratch, t += 100000, &g), 0);
+	assert_int_equal(s.full_age, 0);
+	for (int i = 1; i < SCOPE_FULL_READ_ROUNDS; i++) {
+		assert_int_equal(scope_acquire_gated(&s, scratch, t += 100000, &g), 0);
+		assert_int_equal(s.full_age, i);
+	}
+	assert_int_equal(scope_acquire_gated(&s, scratch, t += 100000, &g), 0);
+	assert_int_equal(s.full_age, 0); /* at least every SCOPE_FULL_READ_ROUNDS */
+	sys = &sys_ops_real;
+	scope_close(&s);
+	assert_int_equal(s.pressure_efd, -1);
+}
+
 static void test_machine_gate(void **state)
 {
 	struct round_gate g = {.stall_usec = 1000};
@@ -323,6 +411,7 @@ int main(void)
 	    cmocka_unit_test(test_v2_group),
 	    cmocka_unit_test(test_v1_group),
 	    cmocka_unit_test(test_v1_gate),
+	    cmocka_unit_test(test_v1_pressure_events),
 	    cmocka_unit_test(test_machine_gate),
 	    cmocka_unit_test(test_machine_tasks),
 	};

@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* The v1 group's event sources on the real kernel: daemon_start_events() registers an OOM and
+ * a vmpressure eventfd, so the round's gate needs no v1 refaults; quiet rounds read one file
+ * (the machine's PSI) however many groups are watched; a child that writes past the group's
+ * limit makes the kernel reclaim in it, vmpressure fires, and the next round reads the group
+ * in full (its failcnt moved), after which it is quiet again. Group: oomguard-test-events-*,
+ * 32 MiB, removed. */
+#include <errno.h>
+#include <fcntl.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "daemon/daemon.h"
+#include "daemon/log.h"
+#include "linux/sys.h"
+
+#define MEMCG_ROOT "/sys/fs/cgroup/memory"
+#define GROUPS     3
+
+static struct daemon d;
+static char cg[GROUPS][256];
+static char scratch_file[256];
+static int preads;
+
+static ssize_t counting_pread(int fd, void *buf, size_t len, off_t off)
+{
+	preads++;
+	return sys_ops_real.pread(fd, buf, len, off);
+}
+
+/* A child in group @g that writes @mib MiB to a file on disk (page cache charged to @g). */
+static int write_in_group(int g, size_t mib)
+{
+	pid_t pid = fork();
+	int status = 0;
+
+	if (pid == 0) {
+		static char buf[1 << 20];
+		char path[300], me[32];
+		int fd;
+
+		snprintf(path, sizeof(path), "%s/cgroup.procs", cg[g]);
+		fd = open(path, O_WRONLY);
+		snprintf(me, sizeof(me), "%d", getpid());
+		if (fd < 0 || write(fd, me, strlen(me)) < 0)
+			_exit(1);
+		close(fd);
+		fd = open(scratch_file, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+		if (fd < 0)
+			_exit(1);
+		memset(buf, 'x', sizeof(buf));
+		for (size_t i = 0; i < mib; i++)
+			if (write(fd, buf, sizeof(buf)) != (ssize_t)sizeof(buf))
+				_exit(1);
+		close(fd);
+		_exit(0);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) != pid)
+		return -1;
+	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
+}
+
+static void remove_groups(void)
+{
+	for (int g = 0; g < GROUPS; g++)
+		for (int i = 0; cg[g][0] && i < 50 && rmdir(cg[g]) < 0 && errno != ENOENT; i++)
+			usleep(100000);
+}
+
+static void test_events(void **state)
+{
+	static struct sys_ops fake;
+	char err[256];
+	char *argv[2 + 2 * GROUPS] = {"run"};
+	int argc = 1;
+	uint64_t failcnt;
+
+	(void)state;
+	for (int g = 0; g < GROUPS; g++) {
+		argv[argc++] = "--cgroup";
+		argv[argc++] = cg[g];
+	}
+	argv[argc] = NULL;
+	memset(&d, 0, sizeof(d));
+	if (daemon_build_config(&d.cfg, argc, argv, err, sizeof(err)) < 0 ||
+	    daemon_setup_scopes(&d, err, sizeof(err)) < 0)
+		fail_msg("setup: %s", err);
+	d.self_pid = getpid();
+	assert_int_equal(daemon_start_events(&d), 0);
+	assert_true(d.v1_evented);
+	assert_int_equal(d.nr_pressure, GROUPS);
+	for (int g = 0; g < GROUPS; g++) {
+		assert_true(d.scopes[g].oom_efd >= 0);
+		assert_true(d.scopes[g].pressure_efd >= 0);
+	}
+	daemon_round(&d); /* the first read is full */
+	fake = sys_ops_real;
+	fake.pread = counting_pread;
+	sys = &fake;
+	for (int i = 0; i < 3; i++) {
+		preads = 0;
+		daemon_round(&d);
+		assert_int_equal(preads, 1); /* PSI alone; no group file, no root memory.stat */
+		for (int g = 0; g < GROUPS; g++)
+			assert_int_equal(d.scopes[g].full_age, (unsigned int)i + 1);
+	}
+	failcnt = d.scopes[1].cur.stall_events;
+	/* 64 MiB of page cache through a 32 MiB group: the kernel reclaims in it. */
+	assert_int_equal(write_in_group(1, 64), 0);
+	preads = 0;
+	daemon_round(&d);
+	assert_int_equal(d.scopes[1].full_age, 0);
+	assert_true(d.scopes[1].cur.stall_events > failcnt);
+	assert_true(preads >= 6); /* PSI and the group's five files */
+	assert_true(d.scopes[0].full_age > 0 && d.scopes[2].full_age > 0); /* not theirs */
+	/* Drained: the next round is quiet again. */
+	preads = 0;
+	daemon_round(&d);
+	assert_int_equal(d.scopes[1].full_age, 1);
+	assert_int_equal(preads, 1);
+	sys = &sys_ops_real;
+	daemon_teardown(&d);
+	assert_false(d.eps_open);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {cmocka_unit_test(test_events)};
+	int r;
+
+	if (geteuid() != 0 || access(MEMCG_ROOT "/memory.limit_in_bytes", F_OK) != 0 ||
+	    access(MEMCG_ROOT "/memory.pressure_level", F_OK) != 0) {
+		printf("SKIP: needs root and the cgroup v1 memory controller with pressure_level\n");
+		return 0;
+	}
+	snprintf(scratch_file, sizeof(scratch_file), "build/oomguard-test-events-%d.data",
+		 getpid());
+	for (int g = 0; g < GROUPS; g++) {
+		char path[300];
+		int fd;
+
+		snprintf(cg[g], sizeof(cg[g]), MEMCG_ROOT "/oomguard-test-events-%d-%d", getpid(),
+			 g);
+		if (mkdir(cg[g], 0755) < 0) {
+			cg[g][0] = '\0';
+			remove_groups();
+			return 1;
+		}
+		snprintf(path, sizeof(path), "%s/memory.limit_in_bytes", cg[g]);
+		fd = open(path, O_WRONLY);
+		if (fd < 0 || write(fd, "33554432", 8) != 8) {
+			remove_groups();
+			return 1;
+		}
+		close(fd);
+	}
+	log_max_prio = LOG_PRIO_ERR;
+	r = cmocka_run_group_tests(tests, NULL, NULL);
+	unlink(scratch_file);
+	remove_groups();
+	return r;
+}
