@@ -378,10 +378,7 @@ int daemon_arm(struct daemon *d, size_t scope_idx, uint64_t now)
 	 * if no candidate is ready. A group's pressure does not make opens slow: oomguard's
 	 * allocations are not charged to it.
 	 */
-	d->tasks.known_only =
-	    s->kind == SCOPE_MACHINE &&
-	    (s->decision.no_progress_loops > 0 ||
-	     (s->sample.interval_usec && s->sample.stall_usec * 10 > s->sample.interval_usec));
+	d->tasks.known_only = listing_known_only(s);
 	r = tasks_acquire(&d->tasks, s, &d->cfg, &d->victims, d->self_pid, d->scratch,
 			  sizeof(d->scratch));
 	d->tasks.known_only = false;
@@ -483,24 +480,43 @@ choose:
 }
 
 /* Choose a scope's victim ahead of its verdict while pressure builds (struct candidate). */
+enum arm_action arm_decide(const struct scope *s, const struct candidate *c, uint64_t now)
+{
+	bool pressed = s->decision.no_progress_loops >= CANDIDATE_ARM_LOOPS;
+
+	if (!pressed && !scope_near_limit(s))
+		/* Kept through a progress round in the middle of pressure; dropped once stale. */
+		return c->armed && now - c->time_usec > CANDIDATE_MAX_AGE_USEC ? ARM_DROP : ARM_KEEP;
+	if (c->armed && now - c->time_usec < CANDIDATE_REFRESH_USEC)
+		return ARM_KEEP;
+	return ARM_CHOOSE;
+}
+
+bool listing_known_only(const struct scope *s)
+{
+	return s->kind == SCOPE_MACHINE &&
+	       (s->decision.no_progress_loops > 0 ||
+		(s->sample.interval_usec && s->sample.stall_usec * 10 > s->sample.interval_usec));
+}
+
 static void arm_scope(struct daemon *d, size_t i, uint64_t now)
 {
 	const struct scope *s = &d->scopes[i];
 	struct candidate *c = &d->cand[i];
 	char comm[ESCAPED_COMM_LEN];
+	bool pressed = s->decision.no_progress_loops >= CANDIDATE_ARM_LOOPS;
 	uint64_t t0;
 	int r;
 
-	bool pressed = s->decision.no_progress_loops >= CANDIDATE_ARM_LOOPS;
-
-	if (!pressed && !scope_near_limit(s)) {
-		/* Kept through a progress round in the middle of pressure; dropped once stale. */
-		if (c->armed && now - c->time_usec > CANDIDATE_MAX_AGE_USEC)
-			daemon_disarm(d, i);
+	switch (arm_decide(s, c, now)) {
+	case ARM_KEEP:
 		return;
+	case ARM_DROP:
+		daemon_disarm(d, i);
+		return;
+	case ARM_CHOOSE:
+		break;
 	}
-	if (c->armed && now - c->time_usec < CANDIDATE_REFRESH_USEC)
-		return;
 	t0 = now_usec();
 	r = daemon_arm(d, i, now);
 	if (r < 0) {

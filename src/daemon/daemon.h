@@ -38,6 +38,24 @@ struct candidate {
 	uint64_t time_usec;
 };
 
+enum arm_action { ARM_KEEP, ARM_DROP, ARM_CHOOSE };
+
+/*
+ * arm_decide() - what the round does with scope @s's candidate @c at @now: choose one (again)
+ * while the scope makes no progress (CANDIDATE_ARM_LOOPS) or is near its limit and no candidate
+ * younger than CANDIDATE_REFRESH_USEC is held; drop one older than CANDIDATE_MAX_AGE_USEC once
+ * neither holds; else keep what there is (possibly nothing). Pure.
+ */
+enum arm_action arm_decide(const struct scope *s, const struct candidate *c, uint64_t now);
+
+/*
+ * listing_known_only() - a listing for @s leaves out processes not listed before: the machine
+ * scope while it makes no progress or stalls on memory more than 10 % of the time (opening a
+ * new process's files then waits in reclaim). A group's pressure does not slow oomguard's opens
+ * (its allocations are not charged there). Pure.
+ */
+bool listing_known_only(const struct scope *s);
+
 /*
  * struct daemon - everything the loop touches, sized at start-up (no allocation after).
  * @kill_pending:  per scope: a victim is with the reaper; kill no other in that scope

@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* When the loop chooses a victim ahead of the verdict (arm_decide) and when a listing leaves
+ * new processes out (listing_known_only): both pure, on hand-made scopes. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "daemon/daemon.h"
+
+#define MIB (1024ull * 1024)
+
+/* A group of 1000 MiB with @used MiB used, @loops rounds without progress. */
+static struct scope group(uint64_t used_mib, int loops)
+{
+	struct scope s;
+
+	memset(&s, 0, sizeof(s));
+	s.kind = SCOPE_CGROUP_V1;
+	s.cur.limit_bytes = 1000 * MIB;
+	s.cur.usage_bytes = used_mib * MIB;
+	s.decision.no_progress_loops = loops;
+	return s;
+}
+
+static void test_arm_decide(void **state)
+{
+	const uint64_t now = 100000000;
+	struct candidate none = {0}, fresh = {.armed = true, .time_usec = now - 10000},
+			 old = {.armed = true, .time_usec = now - CANDIDATE_REFRESH_USEC},
+			 stale = {.armed = true, .time_usec = now - CANDIDATE_MAX_AGE_USEC - 1};
+	struct scope calm = group(500, 0), pressed = group(500, CANDIDATE_ARM_LOOPS),
+		     near = group(901, 0), edge = group(899, 0);
+
+	(void)state;
+	/* Nothing to fear: nothing chosen, and a candidate is kept until it is stale. */
+	assert_int_equal(arm_decide(&calm, &none, now), ARM_KEEP);
+	assert_int_equal(arm_decide(&calm, &fresh, now), ARM_KEEP);
+	assert_int_equal(arm_decide(&calm, &old, now), ARM_KEEP);
+	assert_int_equal(arm_decide(&calm, &stale, now), ARM_DROP);
+	/* The first round without progress chooses; a fresh choice is kept, an old one renewed. */
+	assert_int_equal(arm_decide(&pressed, &none, now), ARM_CHOOSE);
+	assert_int_equal(arm_decide(&pressed, &fresh, now), ARM_KEEP);
+	assert_int_equal(arm_decide(&pressed, &old, now), ARM_CHOOSE);
+	assert_int_equal(arm_decide(&pressed, &stale, now), ARM_CHOOSE);
+	/* Under SCOPE_NEAR_LIMIT_FREE_PERMILLE (10 %) left, even with progress. */
+	assert_int_equal(arm_decide(&near, &none, now), ARM_CHOOSE);
+	assert_int_equal(arm_decide(&near, &fresh, now), ARM_KEEP);
+	assert_int_equal(arm_decide(&edge, &none, now), ARM_KEEP);
+	/* A scope never read (limit 0) is not near anything. */
+	assert_int_equal(arm_decide(&(struct scope){0}, &none, now), ARM_KEEP);
+}
+
+static void test_listing_known_only(void **state)
+{
+	struct scope m = group(0, 0), g = group(999, 5);
+
+	(void)state;
+	m.kind = SCOPE_MACHINE;
+	m.sample.interval_usec = 100000;
+	m.sample.stall_usec = 10000; /* 10 %: not above */
+	assert_false(listing_known_only(&m));
+	m.sample.stall_usec = 10001;
+	assert_true(listing_known_only(&m));
+	m.sample.stall_usec = 0;
+	m.decision.no_progress_loops = 1;
+	assert_true(listing_known_only(&m));
+	m.decision.no_progress_loops = 0;
+	m.sample.interval_usec = 0; /* no interval measured yet: no stall share */
+	m.sample.stall_usec = 5000;
+	assert_false(listing_known_only(&m));
+	/* A group, however pressed: oomguard's opens are not charged to it. */
+	g.sample.interval_usec = 100000;
+	g.sample.stall_usec = 100000;
+	assert_false(listing_known_only(&g));
+	g.kind = SCOPE_CGROUP_V2;
+	assert_false(listing_known_only(&g));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {cmocka_unit_test(test_arm_decide),
+					   cmocka_unit_test(test_listing_known_only)};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
