@@ -166,6 +166,7 @@ int daemon_setup_scopes(struct daemon *d, char *err, size_t errsize)
 
 	d->nr_scopes = 0;
 	d->v1_root_stat[0] = '\0';
+	d->v1_mount[0] = '\0';
 	if (d->v1_open)
 		sys->close(d->v1_fd);
 	d->v1_open = false;
@@ -178,13 +179,16 @@ int daemon_setup_scopes(struct daemon *d, char *err, size_t errsize)
 		d->scopes[0].reserve_permille = c->reserve_permille;
 		d->nr_scopes = 1;
 	}
-	if (!c->nr_cgroups)
-		return 0;
 	r = read_mountinfo(root, d->scratch, sizeof(d->scratch), &mounts);
+	if (r < 0 && !c->nr_cgroups)
+		return 0; /* the machine alone: the v1 root's events are a saving, not a need */
 	if (r < 0) {
 		snprintf(err, errsize, "cannot read the mount table: %s", strerror(-r));
 		return r;
 	}
+	snprintf(d->v1_mount, sizeof(d->v1_mount), "%s", mounts.v1_memory);
+	if (!c->nr_cgroups)
+		return 0;
 	for (size_t i = 0; i < c->nr_cgroups; i++) {
 		struct scope *s = &d->scopes[d->nr_scopes];
 
@@ -544,27 +548,65 @@ static ssize_t read_kept(struct daemon *d, const char *path, int *fd, bool *open
 	return n;
 }
 
+/* What the pressure set says of the v1 root group's eventfd (groups are their index). */
+#define MACHINE_PRESSURE UINT64_MAX
+
+bool lru_gen_enabled(const char *root)
+{
+	char buf[32];
+
+	if (sys_read_file(root, "/sys/kernel/mm/lru_gen/enabled", buf, sizeof(buf)) < 0)
+		return false; /* not built in */
+	return strtoul(buf, NULL, 0) & 1;
+}
+
 /*
- * Once per round for every scope (struct round_gate): /proc/pressure/memory, and the v1 root
- * group's memory.stat while v1 groups without a vmpressure eventfd are watched (10 us here,
- * 40 us after 100 ms idle; /proc/vmstat 23 and 50 us).
+ * Once per round for every scope (struct round_gate): whether any vmpressure eventfd fired
+ * (one epoll_wait), /proc/pressure/memory unless the v1 root group's stayed silent (22 us after
+ * 100 ms idle), and the v1 root group's memory.stat while v1 groups without a vmpressure
+ * eventfd are watched (10 us here, 40 us after 100 ms idle; /proc/vmstat 23 and 50 us).
  */
 static const struct round_gate *read_gate(struct daemon *d, struct round_gate *gate)
 {
 	struct memcg_v1_stat st;
 	struct psi_stats psi;
+	bool machine_pressed = true, groups_pressed = true;
 
-	if (read_kept(d, "/proc/pressure/memory", &d->psi_fd, &d->psi_open, true) < 0 ||
-	    parse_psi_buf(d->scratch, &psi) < 0)
-		return NULL;
-	gate->stall_usec = psi.some.total_usec;
-	gate->has_refaulted = false;
-	gate->no_pressure = false;
-	if (d->eps_open && d->nr_pressure) {
-		struct epoll_event ev;
+	if (d->eps_open && (d->nr_pressure || d->machine_evented)) {
+		struct epoll_event evs[DAEMON_MAX_SCOPES + 1];
+		int n = sys->epoll_wait(d->pressure_ep, evs, (int)(sizeof(evs) / sizeof(evs[0])), 0);
 
-		gate->no_pressure = sys->epoll_wait(d->pressure_ep, &ev, 1, 0) == 0;
+		if (n >= 0)
+			machine_pressed = groups_pressed = false;
+		for (int k = 0; k < n; k++) {
+			if (evs[k].data.u64 == MACHINE_PRESSURE)
+				machine_pressed = true;
+			else
+				groups_pressed = true;
+		}
 	}
+	gate->no_pressure = !groups_pressed;
+	if (d->machine_evented && ++d->lru_gen_age >= SCOPE_FULL_READ_ROUNDS) {
+		d->lru_gen_age = 0; /* it can be switched at run time */
+		d->lru_gen = lru_gen_enabled(d->cfg.root[0] ? d->cfg.root : NULL);
+	}
+	if (d->machine_evented && machine_pressed) {
+		uint64_t count;
+
+		sys->read(d->machine_efd, &count, sizeof(count)); /* drained: counted once */
+	}
+	if (d->machine_evented && !machine_pressed && d->psi_age + 1 < SCOPE_FULL_READ_ROUNDS &&
+	    !d->lru_gen) {
+		d->psi_age++; /* no reclaim anywhere since the last read: no memory stall either */
+	} else {
+		if (read_kept(d, "/proc/pressure/memory", &d->psi_fd, &d->psi_open, true) < 0 ||
+		    parse_psi_buf(d->scratch, &psi) < 0)
+			return NULL;
+		d->psi_total = psi.some.total_usec;
+		d->psi_age = 0;
+	}
+	gate->stall_usec = d->psi_total;
+	gate->has_refaulted = false;
 	if (!d->v1_root_stat[0] || d->v1_evented)
 		return gate;
 	if (read_kept(d, d->v1_root_stat, &d->v1_fd, &d->v1_open, true) < 0 ||
@@ -759,6 +801,29 @@ static void scopes_start(struct daemon *d)
 {
 	d->v1_evented = true;
 	d->nr_pressure = 0;
+	d->psi_age = SCOPE_FULL_READ_ROUNDS; /* the next round reads PSI */
+	d->lru_gen_age = SCOPE_FULL_READ_ROUNDS; /* and whether the multi-gen LRU is on */
+	if (d->eps_open && d->nr_scopes && d->scopes[0].kind == SCOPE_MACHINE && d->v1_mount[0]) {
+		/*
+		 * Reclaim anywhere signals the root group: the kernel's own (kswapd, direct reclaim
+		 * outside any limit) is accounted to it, and in "hierarchy" mode every group's
+		 * reclaim is passed up to it even when a listener below took it (in the default
+		 * mode it is not: measured, a group's 22 events reached the root 0 times). So a
+		 * silent root means no memory stall to read.
+		 */
+		int r = scope_v1_eventfd(d->v1_mount, "/memory.pressure_level", " low,hierarchy");
+
+		if (r >= 0) {
+			d->machine_efd = r;
+			r = watch_fd(d->pressure_ep, d->machine_efd, MACHINE_PRESSURE);
+			if (r < 0)
+				sys->close(d->machine_efd);
+		}
+		d->machine_evented = r >= 0;
+		if (r < 0)
+			log_errno(r, "no vmpressure eventfd on %s (PSI is read every round)",
+				  d->v1_mount);
+	}
 	for (size_t i = 0; i < d->nr_scopes; i++) {
 		struct scope *s = &d->scopes[i];
 		int r;
@@ -822,6 +887,9 @@ int daemon_start_events(struct daemon *d)
 
 static void scopes_stop(struct daemon *d)
 {
+	if (d->machine_evented)
+		sys->close(d->machine_efd);
+	d->machine_evented = false;
 	for (size_t i = 0; i < d->nr_scopes; i++) {
 		struct scope *s = &d->scopes[i];
 
@@ -934,7 +1002,10 @@ int daemon_run(struct daemon *d)
 		log_msg(LOG_PRIO_INFO, "scope %s (%s)%s%s", d->scopes[i].name,
 			scope_kind_name(d->scopes[i].kind),
 			d->scopes[i].oom_efd >= 0 ? ", OOM eventfd" : "",
-			d->scopes[i].pressure_efd >= 0 ? ", vmpressure eventfd" : "");
+			d->scopes[i].pressure_efd >= 0 ||
+				(d->scopes[i].kind == SCOPE_MACHINE && d->machine_evented)
+			    ? ", vmpressure eventfd"
+			    : "");
 	daemon_round(d); /* first snapshot; also faults in (and locks) the loop's pages */
 	next_round = now_usec() + d->cfg.interval_msec * 1000ull;
 	while (!daemon_stop_requested) {

@@ -85,6 +85,16 @@ struct daemon {
 	int wake_ep, pressure_ep;
 	bool eps_open;
 	size_t nr_pressure;
+	/* valid when machine_evented: the v1 root group's vmpressure eventfd (in pressure_ep),
+	 * which reclaim anywhere on the machine signals; while it stays silent a round reuses
+	 * psi_total instead of reading PSI, for at most SCOPE_FULL_READ_ROUNDS (psi_age) */
+	int machine_efd;
+	bool machine_evented;
+	unsigned int psi_age;
+	uint64_t psi_total;
+	bool lru_gen; /* the multi-gen LRU is on: root vmpressure is silent, read PSI anyway */
+	unsigned int lru_gen_age; /* rounds since lru_gen was read (every SCOPE_FULL_READ_ROUNDS) */
+	char v1_mount[sizeof(((struct cgroup_mounts *)0)->v1_memory)]; /* "" if none */
 	unsigned long rounds, kills;
 	char scratch[SCOPE_SCRATCH_SIZE];
 };
@@ -107,6 +117,14 @@ int daemon_setup_scopes(struct daemon *d, char *err, size_t errsize);
  * the epoll sets cannot be made (a scope without its eventfds is logged and polled instead).
  */
 int daemon_start_events(struct daemon *d);
+
+/*
+ * lru_gen_enabled() - the multi-gen LRU is on (@root/sys/kernel/mm/lru_gen/enabled, bit 0). It
+ * reclaims the machine without telling v1 vmpressure listeners (its per-group step reports
+ * "not for userspace", and the step that would is skipped for the root): while it is on, the
+ * root group's silence says nothing and the round reads PSI anyway.
+ */
+bool lru_gen_enabled(const char *root);
 
 /* daemon_round() - one pass: acquire and decide every scope; act on OOM verdicts. */
 void daemon_round(struct daemon *d);

@@ -97,18 +97,15 @@ int scope_init_cgroup(struct scope *s, const char *root, const char *path,
 	return 0;
 }
 
-/* An eventfd for @file of the v1 group, with @args after the two fds (cgroup.event_control). */
-static int register_v1_event(struct scope *s, const char *file, const char *args, int *ret_efd)
+int scope_v1_eventfd(const char *dir, const char *file, const char *args)
 {
 	char path[CONFIG_PATH_MAX + 32], line[64];
 	int efd, ofd, r;
 
-	if (s->kind != SCOPE_CGROUP_V1)
-		return 0;
 	efd = sys->eventfd(0, EFD_NONBLOCK);
 	if (efd < 0)
 		return efd;
-	if (join(path, sizeof(path), s->dir, file) < 0) {
+	if (join(path, sizeof(path), dir, file) < 0) {
 		sys->close(efd);
 		return -ENAMETOOLONG;
 	}
@@ -118,7 +115,7 @@ static int register_v1_event(struct scope *s, const char *file, const char *args
 		return ofd;
 	}
 	snprintf(line, sizeof(line), "%d %d%s", efd, ofd, args);
-	r = join(path, sizeof(path), s->dir, "/cgroup.event_control");
+	r = join(path, sizeof(path), dir, "/cgroup.event_control");
 	if (!r)
 		r = sys_write_file(NULL, path, line);
 	sys->close(ofd);
@@ -126,6 +123,18 @@ static int register_v1_event(struct scope *s, const char *file, const char *args
 		sys->close(efd);
 		return r;
 	}
+	return efd;
+}
+
+static int register_v1_event(struct scope *s, const char *file, const char *args, int *ret_efd)
+{
+	int efd;
+
+	if (s->kind != SCOPE_CGROUP_V1)
+		return 0;
+	efd = scope_v1_eventfd(s->dir, file, args);
+	if (efd < 0)
+		return efd;
 	*ret_efd = efd;
 	return 0;
 }

@@ -117,6 +117,10 @@ int scope_init_machine(struct scope *s, const char *root, char *scratch);
 int scope_init_cgroup(struct scope *s, const char *root, const char *path,
 		      const struct cgroup_mounts *mounts, char *scratch, char *err, size_t errsize);
 
+/* scope_v1_eventfd() - an eventfd for @file of the v1 group @dir, registered through its
+ * cgroup.event_control with @args after the two fds. Return: the eventfd or -errno. */
+int scope_v1_eventfd(const char *dir, const char *file, const char *args);
+
 /* scope_register_oom_event() - v1: an eventfd signalled on OOM (cgroup.event_control). */
 int scope_register_oom_event(struct scope *s);
 

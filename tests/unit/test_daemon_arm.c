@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* When the loop chooses a victim ahead of the verdict (arm_decide) and when a listing leaves
- * new processes out (listing_known_only): both pure, on hand-made scopes. */
+ * new processes out (listing_known_only): both pure, on hand-made scopes. And when the v1 root
+ * group's vmpressure may stand in for PSI (lru_gen_enabled, on a temporary tree). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -8,6 +9,10 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "daemon/daemon.h"
 
@@ -80,10 +85,47 @@ static void test_listing_known_only(void **state)
 	assert_false(listing_known_only(&g));
 }
 
+static void test_lru_gen_enabled(void **state)
+{
+	char root[] = "/tmp/oomguard-test-lru-gen-XXXXXX", dir[128], file[160];
+	const struct {
+		const char *content;
+		bool on;
+	} cases[] = {{"0x0007\n", true}, {"0x0001\n", true}, {"0x0000\n", false}, {"0x0006\n", false}};
+	FILE *f;
+
+	(void)state;
+	assert_non_null(mkdtemp(root));
+	assert_false(lru_gen_enabled(root)); /* not built in: no file */
+	snprintf(dir, sizeof(dir), "%s/sys/kernel/mm/lru_gen", root);
+	snprintf(file, sizeof(file), "%s/enabled", dir);
+	for (const char *p = dir + strlen(root) + 1; (p = strchr(p, '/')); p++) {
+		char part[128];
+
+		snprintf(part, sizeof(part), "%.*s", (int)(p - dir), dir);
+		mkdir(part, 0755);
+	}
+	assert_int_equal(mkdir(dir, 0755), 0);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		f = fopen(file, "w");
+		assert_non_null(f);
+		fputs(cases[i].content, f);
+		fclose(f);
+		assert_int_equal(lru_gen_enabled(root), cases[i].on);
+	}
+	unlink(file);
+	for (int k = 0; k < 4; k++) { /* lru_gen, mm, kernel, sys */
+		rmdir(dir);
+		*strrchr(dir, '/') = '\0';
+	}
+	assert_int_equal(rmdir(root), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {cmocka_unit_test(test_arm_decide),
-					   cmocka_unit_test(test_listing_known_only)};
+					   cmocka_unit_test(test_listing_known_only),
+					   cmocka_unit_test(test_lru_gen_enabled)};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
