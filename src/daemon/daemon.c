@@ -572,15 +572,22 @@ static const struct round_gate *read_gate(struct daemon *d, struct round_gate *g
 	struct psi_stats psi;
 	bool machine_pressed = true, groups_pressed = true;
 
-	if (d->eps_open && (d->nr_pressure || d->machine_evented)) {
+	if (d->eps_open && (d->nr_pressure || d->nr_v2_watched || d->machine_evented)) {
 		struct epoll_event evs[DAEMON_MAX_SCOPES + 1];
 		int n = sys->epoll_wait(d->pressure_ep, evs, (int)(sizeof(evs) / sizeof(evs[0])), 0);
 
 		if (n >= 0)
 			machine_pressed = groups_pressed = false;
+		else /* cannot tell: every v2 group reads all too */
+			for (size_t i = 0; i < d->nr_scopes; i++)
+				d->scopes[i].woken |= d->scopes[i].kind == SCOPE_CGROUP_V2;
 		for (int k = 0; k < n; k++) {
-			if (evs[k].data.u64 == MACHINE_PRESSURE)
+			uint64_t i = evs[k].data.u64;
+
+			if (i == MACHINE_PRESSURE)
 				machine_pressed = true;
+			else if (i < d->nr_scopes && d->scopes[i].kind == SCOPE_CGROUP_V2)
+				d->scopes[i].woken = true; /* edge-triggered: once per change */
 			else
 				groups_pressed = true;
 		}
@@ -785,10 +792,10 @@ static int set_oom_kill_disable(struct scope *s, const char *value)
 	return sys_write_file(NULL, path, value);
 }
 
-/* @fd into the epoll set @ep, with @data back when it is readable. */
-static int watch_fd(int ep, int fd, uint64_t data)
+/* @fd into the epoll set @ep for @events, with @data back when they come. */
+static int watch_fd(int ep, int fd, uint32_t events, uint64_t data)
 {
-	struct epoll_event ev = {.events = EPOLLIN, .data.u64 = data};
+	struct epoll_event ev = {.events = events, .data.u64 = data};
 
 	return sys->epoll_ctl(ep, EPOLL_CTL_ADD, fd, &ev);
 }
@@ -801,6 +808,7 @@ static void scopes_start(struct daemon *d)
 {
 	d->v1_evented = true;
 	d->nr_pressure = 0;
+	d->nr_v2_watched = 0;
 	d->psi_age = SCOPE_FULL_READ_ROUNDS; /* the next round reads PSI */
 	d->lru_gen_age = SCOPE_FULL_READ_ROUNDS; /* and whether the multi-gen LRU is on */
 	if (d->eps_open && d->nr_scopes && d->scopes[0].kind == SCOPE_MACHINE && d->v1_mount[0]) {
@@ -815,7 +823,7 @@ static void scopes_start(struct daemon *d)
 
 		if (r >= 0) {
 			d->machine_efd = r;
-			r = watch_fd(d->pressure_ep, d->machine_efd, MACHINE_PRESSURE);
+			r = watch_fd(d->pressure_ep, d->machine_efd, EPOLLIN, MACHINE_PRESSURE);
 			if (r < 0)
 				sys->close(d->machine_efd);
 		}
@@ -828,6 +836,22 @@ static void scopes_start(struct daemon *d)
 		struct scope *s = &d->scopes[i];
 		int r;
 
+		if (s->kind == SCOPE_CGROUP_V2) {
+			/* kernfs signals a changed memory.events as EPOLLPRI; edge-triggered, as
+			 * the loop reads the file through another descriptor */
+			r = d->eps_open ? scope_watch_events(s) : -EBADF;
+			if (!r)
+				r = watch_fd(d->pressure_ep, s->events_watch_fd, EPOLLPRI | EPOLLET, i);
+			if (r < 0) {
+				log_errno(r, "cannot watch memory.events of %s (read every round)",
+					  s->name);
+				if (s->events_watch_fd >= 0)
+					sys->close(s->events_watch_fd);
+				s->events_watch_fd = -1;
+			} else {
+				d->nr_v2_watched++;
+			}
+		}
 		if (s->kind != SCOPE_CGROUP_V1)
 			continue;
 		if (d->cfg.oom_kill_disable) {
@@ -843,12 +867,12 @@ static void scopes_start(struct daemon *d)
 		}
 		r = scope_register_oom_event(s);
 		if (!r && d->eps_open)
-			r = watch_fd(d->wake_ep, s->oom_efd, i);
+			r = watch_fd(d->wake_ep, s->oom_efd, EPOLLIN, i);
 		if (r < 0)
 			log_errno(r, "no OOM eventfd for %s (polling only)", s->name);
 		r = scope_register_pressure_event(s);
 		if (!r && d->eps_open)
-			r = watch_fd(d->pressure_ep, s->pressure_efd, i);
+			r = watch_fd(d->pressure_ep, s->pressure_efd, EPOLLIN, i);
 		else if (!r)
 			r = -EBADF;
 		if (r < 0) {
@@ -989,7 +1013,7 @@ int daemon_run(struct daemon *d)
 	}
 	r = daemon_start_events(d);
 	if (!r)
-		r = watch_fd(d->wake_ep, d->reaper.report_rd, WAKE_REPORTS);
+		r = watch_fd(d->wake_ep, d->reaper.report_rd, EPOLLIN, WAKE_REPORTS);
 	if (r < 0) {
 		log_errno(r, "cannot set up the event loop (epoll)");
 		daemon_teardown(d);
@@ -1005,7 +1029,8 @@ int daemon_run(struct daemon *d)
 			d->scopes[i].pressure_efd >= 0 ||
 				(d->scopes[i].kind == SCOPE_MACHINE && d->machine_evented)
 			    ? ", vmpressure eventfd"
-			    : "");
+			: d->scopes[i].events_watch_fd >= 0 ? ", memory.events watched"
+							    : "");
 	daemon_round(d); /* first snapshot; also faults in (and locks) the loop's pages */
 	next_round = now_usec() + d->cfg.interval_msec * 1000ull;
 	while (!daemon_stop_requested) {

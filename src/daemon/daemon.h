@@ -85,6 +85,7 @@ struct daemon {
 	int wake_ep, pressure_ep;
 	bool eps_open;
 	size_t nr_pressure;
+	size_t nr_v2_watched; /* v2 groups whose memory.events is in pressure_ep */
 	/* valid when machine_evented: the v1 root group's vmpressure eventfd (in pressure_ep),
 	 * which reclaim anywhere on the machine signals; while it stays silent a round reuses
 	 * psi_total instead of reading PSI, for at most SCOPE_FULL_READ_ROUNDS (psi_age) */

@@ -38,6 +38,7 @@ int scope_init_machine(struct scope *s, const char *root, char *scratch)
 	s->root = root;
 	s->oom_efd = -1;
 	s->pressure_efd = -1;
+	s->events_watch_fd = -1;
 	for (int i = 0; i < NR_SCOPE_FILES; i++)
 		s->fds[i] = -1;
 	snprintf(s->name, sizeof(s->name), "machine");
@@ -149,6 +150,22 @@ int scope_register_pressure_event(struct scope *s)
 	return register_v1_event(s, "/memory.pressure_level", " low", &s->pressure_efd);
 }
 
+int scope_watch_events(struct scope *s)
+{
+	char path[CONFIG_PATH_MAX + 32];
+	int fd;
+
+	if (s->kind != SCOPE_CGROUP_V2)
+		return 0;
+	if (join(path, sizeof(path), s->dir, "/memory.events") < 0)
+		return -ENAMETOOLONG;
+	fd = sys_open_path(NULL, path, O_RDONLY);
+	if (fd < 0)
+		return fd;
+	s->events_watch_fd = fd;
+	return 0;
+}
+
 void scope_close(struct scope *s)
 {
 	if (s->oom_efd >= 0)
@@ -157,6 +174,9 @@ void scope_close(struct scope *s)
 	if (s->pressure_efd >= 0)
 		sys->close(s->pressure_efd);
 	s->pressure_efd = -1;
+	if (s->events_watch_fd >= 0)
+		sys->close(s->events_watch_fd);
+	s->events_watch_fd = -1;
 	s->woken = false;
 	for (int i = 0; i < NR_SCOPE_FILES; i++) {
 		if (s->fds[i] >= 0)
@@ -426,7 +446,8 @@ static int acquire_v1(struct scope *s, char *scratch, struct scope_snapshot *sna
 	return 0;
 }
 
-static int acquire_v2(struct scope *s, char *scratch, struct scope_snapshot *snap)
+static int acquire_v2(struct scope *s, char *scratch, struct scope_snapshot *snap,
+		      const struct round_gate *gate)
 {
 	struct memcg_v2_stat st;
 	struct memcg_v2_events ev;
@@ -434,6 +455,16 @@ static int acquire_v2(struct scope *s, char *scratch, struct scope_snapshot *sna
 	uint64_t high;
 	ssize_t n;
 	int r;
+
+	/* memory.events unchanged: no charge failed at memory.max, none was throttled over
+	 * memory.high, no OOM, here or below (its counts are hierarchical). */
+	if (gate && s->events_watch_fd >= 0 && !s->woken && s->cur.time_usec &&
+	    s->full_age + 1 < SCOPE_FULL_READ_ROUNDS) {
+		s->full_age++;
+		return 0;
+	}
+	s->full_age = 0;
+	s->woken = false;
 
 	r = scope_read_u64(s, SF_0, "/memory.max", &snap->limit_bytes);
 	if (!r)
@@ -497,7 +528,7 @@ int scope_acquire_gated(struct scope *s, char *scratch, uint64_t now_usec,
 		r = acquire_v1(s, scratch, &snap, gate);
 		break;
 	default:
-		r = acquire_v2(s, scratch, &snap);
+		r = acquire_v2(s, scratch, &snap, gate);
 		break;
 	}
 	if (r < 0)

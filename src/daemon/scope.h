@@ -73,7 +73,10 @@ struct scope_snapshot {
  * @name:         what the log calls it ("machine" or the cgroup path)
  * @oom_efd:      v1 OOM notification eventfd, or -1
  * @pressure_efd: v1 vmpressure eventfd (memory.pressure_level, level low, hierarchical), or -1
- * @woken:        the OOM eventfd fired since the last read (the loop sets it)
+ * @woken:        the OOM eventfd fired, or (v2) memory.events changed, since the last read (the
+ *                loop sets it)
+ * @events_watch_fd: v2: memory.events opened for the loop's epoll set (kernfs signals a change
+ *                with EPOLLPRI), or -1
  */
 struct scope {
 	enum scope_kind kind;
@@ -83,6 +86,7 @@ struct scope {
 	int oom_efd;
 	int pressure_efd;
 	bool woken;
+	int events_watch_fd;
 	int fds[NR_SCOPE_FILES];
 	unsigned int full_age;   /* acquires since the expensive files were last read */
 	uint64_t gate_stall_usec; /* the machine's PSI some total at that read */
@@ -131,6 +135,13 @@ int scope_register_oom_event(struct scope *s);
  */
 int scope_register_pressure_event(struct scope *s);
 
+/*
+ * scope_watch_events() - v2: open memory.events for the loop to watch. A v2 group whose
+ * memory.events did not change since its last read reads no file (see scope_acquire_gated()).
+ * Return: 0 or -errno.
+ */
+int scope_watch_events(struct scope *s);
+
 void scope_close(struct scope *s);
 
 /* scope_acquire() - read the whole scope now into s->cur (s->prev keeps the last one). */
@@ -160,7 +171,9 @@ struct round_gate {
  * moved or tasks are parked. A v1 group with a pressure eventfd does not even read its failcnt
  * while neither that eventfd nor its OOM eventfd fired: a charge that fails reclaims (and a
  * reclaim that scans signals vmpressure) or, finding nothing to scan, goes OOM (and the OOM
- * eventfd is signalled). Both re-read all every SCOPE_FULL_READ_ROUNDS.
+ * eventfd is signalled). A v2 group with an events watch reads nothing while its memory.events
+ * did not change (failed and throttled charges, OOMs; @woken says it did), else all. All
+ * re-read all every SCOPE_FULL_READ_ROUNDS.
  * NULL (no PSI here): read all.
  */
 int scope_acquire_gated(struct scope *s, char *scratch, uint64_t now_usec,

@@ -8,6 +8,7 @@
  * oomguard-test-events-*, 32 MiB, removed. */
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -123,8 +124,19 @@ static void test_events(void **state)
 	}
 	assert_true(d.lru_gen || d.psi_age > 0);
 	failcnt = d.scopes[2].cur.stall_events;
-	/* 64 MiB of page cache through a 32 MiB group: the kernel reclaims in it. */
+	/* 64 MiB of page cache through a 32 MiB group: the kernel reclaims in it. vmpressure
+	 * signals from a work item: wait (bounded) until the group's eventfd and the root's are
+	 * readable, as the daemon's next round would find them. */
 	assert_int_equal(write_in_group(1, 64), 0);
+	{
+		struct pollfd p[2] = {{.fd = d.scopes[2].pressure_efd, .events = POLLIN},
+				      {.fd = d.machine_efd, .events = POLLIN}};
+
+		for (int k = 0; k < 2; k++) {
+			if (poll(&p[k], 1, 2000) != 1)
+				fail_msg("no vmpressure event within 2 s (%s)", k ? "root" : "group");
+		}
+	}
 	preads = 0;
 	daemon_round(&d);
 	assert_int_equal(d.psi_age, 0);      /* the root fired: PSI read */

@@ -309,6 +309,51 @@ static void test_v1_pressure_events(void **state)
 	assert_int_equal(s.pressure_efd, -1);
 }
 
+/* A v2 group whose memory.events the loop watches: quiet while it did not change (woken),
+ * all read when it did, and every SCOPE_FULL_READ_ROUNDS; no gate: always all. */
+static void test_v2_events_watch(void **state)
+{
+	static struct sys_ops fake;
+	struct cgroup_mounts m;
+	struct round_gate g = {.stall_usec = 1000};
+	struct scope s;
+	char err[256] = "";
+	uint64_t t = 1000;
+
+	(void)state;
+	mounts_of("tests/fixtures/v2", &m);
+	assert_int_equal(scope_init_cgroup(&s, "tests/fixtures/v2", "/sys/fs/cgroup/app", &m,
+					   scratch, err, sizeof(err)),
+			 0);
+	assert_int_equal(scope_watch_events(&s), 0);
+	assert_true(s.events_watch_fd >= 0);
+	fake = sys_ops_real;
+	fake.pread = counting_pread;
+	sys = &fake;
+	assert_int_equal(scope_acquire_gated(&s, scratch, t += 100000, &g), 0);
+	assert_int_equal(s.full_age, 0);
+	preads = 0;
+	g.stall_usec += 1000; /* the machine's stalls are not the group's */
+	assert_int_equal(scope_acquire_gated(&s, scratch, t += 100000, &g), 0);
+	assert_int_equal(s.full_age, 1);
+	assert_int_equal(preads, 0);
+	s.woken = true; /* the loop saw memory.events change */
+	assert_int_equal(scope_acquire_gated(&s, scratch, t += 100000, &g), 0);
+	assert_int_equal(s.full_age, 0);
+	assert_true(preads >= 5); /* max, current, high, stat, events (and pressure) */
+	assert_false(s.woken);
+	for (int i = 1; i < SCOPE_FULL_READ_ROUNDS; i++)
+		assert_int_equal(scope_acquire_gated(&s, scratch, t += 100000, &g), 0);
+	assert_int_equal(s.full_age, SCOPE_FULL_READ_ROUNDS - 1);
+	assert_int_equal(scope_acquire_gated(&s, scratch, t += 100000, &g), 0);
+	assert_int_equal(s.full_age, 0);
+	assert_int_equal(scope_acquire_gated(&s, scratch, t += 100000, NULL), 0);
+	assert_int_equal(s.full_age, 0); /* no gate: all */
+	sys = &sys_ops_real;
+	scope_close(&s);
+	assert_int_equal(s.events_watch_fd, -1);
+}
+
 static void test_machine_gate(void **state)
 {
 	struct round_gate g = {.stall_usec = 1000};
@@ -412,6 +457,7 @@ int main(void)
 	    cmocka_unit_test(test_v1_group),
 	    cmocka_unit_test(test_v1_gate),
 	    cmocka_unit_test(test_v1_pressure_events),
+	    cmocka_unit_test(test_v2_events_watch),
 	    cmocka_unit_test(test_machine_gate),
 	    cmocka_unit_test(test_machine_tasks),
 	};

@@ -57,6 +57,9 @@ v2_flood() {
 	[ $og_rc = 0 ] || why="$why oomguard stopped with status $og_rc on SIGTERM;"
 	[ -e "$READY/$sentinel" ] && [ -d "/proc/$sentinel" ] || why="$why the sentinel outside the scope is gone;"
 	[ $settled = 1 ] || why="$why not settled in 120 s ($dead dead, $ready populated);"
+	# The scope waited on its memory.events (EPOLLPRI) rather than reading its files each round.
+	grep -q "(cgroup-v2), memory.events watched" "$OG_LOG" ||
+		why="$why the scope's memory.events was not watched: $(grep -i 'watch' "$OG_LOG" | head -n 1);"
 	[ $dead -ge 1 ] || why="$why nothing was killed;"
 	[ $((ready * 40)) -le 512 ] || why="$why $ready eaters of 40 MiB alive in 512 MiB;"
 	if [ "$2" = high ]; then
