@@ -201,6 +201,9 @@ int config_load_file(struct config *c, const char *path, char *err, size_t errsi
 
 int config_finish(struct config *c, char *err, size_t errsize)
 {
+	static unsigned int serial;
+
+	c->re_serial = ++serial ? serial : ++serial; /* never 0: an empty cache slot */
 	if (c->prefer_regex[0]) {
 		if (regcomp(&c->prefer_re, c->prefer_regex, REG_EXTENDED | REG_NOSUB)) {
 			snprintf(err, errsize, "bad prefer_regex '%s'", c->prefer_regex);

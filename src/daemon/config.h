@@ -46,6 +46,8 @@ struct config {
 	/* Compiled by config_finish(); freed by config_release(). */
 	regex_t prefer_re, avoid_re;
 	bool has_prefer_re, has_avoid_re;
+	unsigned int re_serial; /* differs for every config_finish(): what regex results cached
+				 * under another value are stale */
 };
 
 void config_defaults(struct config *c);

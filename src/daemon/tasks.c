@@ -67,21 +67,42 @@ static bool cgroup_matches(const char *root, int pid, const char *want, char *sc
 	return !strncmp(path, want, len) && (path[len] == '/' || path[len] == '\0');
 }
 
-/* The flags of @t from its name, pid, cgroup and the earlier victims. */
+/* The prefer/avoid regex flags of @comm, from @e's cache when it holds them (@e may be NULL). */
+static unsigned int regex_flags(const struct config *c, const char *comm, struct proc_fds *e)
+{
+	unsigned int flags = 0;
+
+	if (!c->has_prefer_re && !c->has_avoid_re)
+		return 0;
+	if (e && e->re_serial == c->re_serial && !strncmp(e->re_comm, comm, sizeof(e->re_comm)))
+		return e->re_flags;
+	if (c->has_prefer_re && !regexec(&c->prefer_re, comm, 0, NULL, 0))
+		flags |= OOM_TASK_PREFER;
+	if (c->has_avoid_re && !regexec(&c->avoid_re, comm, 0, NULL, 0))
+		flags |= OOM_TASK_AVOID;
+	if (e) {
+		e->re_serial = c->re_serial;
+		e->re_flags = flags;
+		snprintf(e->re_comm, sizeof(e->re_comm), "%s", comm);
+	}
+	return flags;
+}
+
+/* The flags of @t from its name, pid, cgroup and the earlier victims; @e: its kept files. */
 static void task_flags(struct oom_task *t, const char *root, const struct config *c,
-		       const struct victim_table *vt, int self_pid, char *scratch, size_t size)
+		       const struct victim_table *vt, int self_pid, struct proc_fds *e,
+		       char *scratch, size_t size)
 {
 	if (t->pid == 1)
 		t->flags |= OOM_TASK_INIT;
 	if (t->pid == self_pid)
 		t->flags |= OOM_TASK_SELF;
+	if (t->flags & OOM_TASK_KTHREAD)
+		return; /* never a candidate: no name, cgroup or victim rule can change that */
 	for (size_t i = 0; i < c->nr_protect; i++)
 		if (!strcmp(c->protect[i], t->comm))
 			t->flags |= OOM_TASK_PROTECTED;
-	if (c->has_prefer_re && !regexec(&c->prefer_re, t->comm, 0, NULL, 0))
-		t->flags |= OOM_TASK_PREFER;
-	if (c->has_avoid_re && !regexec(&c->avoid_re, t->comm, 0, NULL, 0))
-		t->flags |= OOM_TASK_AVOID;
+	t->flags |= regex_flags(c, t->comm, e);
 	if (c->prefer_cgroup[0] && cgroup_matches(root, t->pid, c->prefer_cgroup, scratch, size))
 		t->flags |= OOM_TASK_PREFER;
 	if (c->avoid_cgroup[0] && cgroup_matches(root, t->pid, c->avoid_cgroup, scratch, size))
@@ -133,7 +154,7 @@ int tasks_read_one(const char *root, int pid, const struct config *c, const stru
 	if (r < 0)
 		return r;
 	task_add_status(&t, &ss);
-	task_flags(&t, root, c, vt, self_pid, scratch, size);
+	task_flags(&t, root, c, vt, self_pid, NULL, scratch, size);
 	*ret_task = t;
 	return 0;
 }
@@ -221,7 +242,7 @@ static ssize_t read_kept(const char *root, int pid, const char *name, int *fd, c
  * Return: 0, or -errno when the process is gone.
  */
 static int read_kept_task(struct task_list *tl, const struct scope *s, int pid, char *scratch,
-			  size_t size, struct oom_task *ret_task)
+			  size_t size, struct oom_task *ret_task, struct proc_fds **ret_entry)
 {
 	struct proc_fds tmp = {.pid = pid, .stat_fd = -1, .adj_fd = -1};
 	struct proc_fds *e = fds_find(tl, pid, !tl->known_only);
@@ -230,6 +251,7 @@ static int read_kept_task(struct task_list *tl, const struct scope *s, int pid, 
 	ssize_t n;
 	int r = -ESRCH;
 
+	*ret_entry = NULL;
 	if (!e && tl->known_only) {
 		tl->skipped_new++;
 		return -EAGAIN;
@@ -265,6 +287,7 @@ static int read_kept_task(struct task_list *tl, const struct scope *s, int pid, 
 	}
 	if (r < 0 || e == &tmp)
 		fds_close(e);
+	*ret_entry = r == 0 && e != &tmp ? e : NULL;
 	return r;
 }
 
@@ -283,6 +306,7 @@ static void add_pid(struct task_list *tl, const struct scope *s, const struct co
 		    size_t size)
 {
 	struct oom_task *t = &tl->tasks[tl->nr];
+	struct proc_fds *e = NULL;
 
 	if (tl->nr >= TASKS_MAX) {
 		tl->truncated = true;
@@ -291,9 +315,9 @@ static void add_pid(struct task_list *tl, const struct scope *s, const struct co
 	for (size_t i = 0; i < tl->nr; i++) /* a pid listed twice (moved during the walk) */
 		if (tl->tasks[i].pid == pid)
 			return;
-	if (read_kept_task(tl, s, pid, scratch, size, t) < 0)
+	if (read_kept_task(tl, s, pid, scratch, size, t, &e) < 0)
 		return;
-	task_flags(t, s->root, c, vt, self_pid, scratch, size);
+	task_flags(t, s->root, c, vt, self_pid, e, scratch, size);
 	tl->nr++;
 }
 

@@ -55,6 +55,11 @@ struct proc_fds {
 	int stat_fd, adj_fd;
 	bool kthread;
 	unsigned int gen; /* the listing that last saw it */
+	/* the prefer/avoid regex flags of re_comm under config re_serial (0: none): regexec
+	 * runs when a process is first listed or renames itself, not at every listing (musl's
+	 * allocates) */
+	unsigned int re_serial, re_flags;
+	char re_comm[16];
 };
 
 struct task_list {

@@ -90,14 +90,12 @@ static int racing_send_signal(int pidfd, int sig, siginfo_t *info, unsigned int 
 	return sys_ops_real.pidfd_send_signal(pidfd, sig, info, flags);
 }
 
-static int setup(void **state)
+static int setup_with(int argc, char **argv)
 {
 	char err[256];
-	char *argv[] = {"run", "--cgroup", cg, "--reserve-permille", "500", NULL};
 
-	(void)state;
 	memset(&d, 0, sizeof(d));
-	if (daemon_build_config(&d.cfg, 5, argv, err, sizeof(err)) < 0 ||
+	if (daemon_build_config(&d.cfg, argc, argv, err, sizeof(err)) < 0 ||
 	    daemon_setup_scopes(&d, err, sizeof(err)) < 0) {
 		print_message("setup: %s\n", err);
 		return -1;
@@ -110,6 +108,24 @@ static int setup(void **state)
 	fake = sys_ops_real;
 	sys = &fake;
 	return 0;
+}
+
+static int setup(void **state)
+{
+	char *argv[] = {"run", "--cgroup", cg, "--reserve-permille", "500", NULL};
+
+	(void)state;
+	return setup_with(5, argv);
+}
+
+/* The eaters are forks of this program: their name starts "test_daemon_". */
+static int setup_prefer(void **state)
+{
+	char *argv[] = {"run",    "--cgroup", cg, "--reserve-permille", "500",
+			"--prefer", "^test_daemon_", NULL};
+
+	(void)state;
+	return setup_with(7, argv);
 }
 
 static int teardown(void **state)
@@ -287,6 +303,54 @@ static void test_listing_keeps_files(void **state)
 	assert_int_equal(d.tasks.nr_fds, 0);
 }
 
+static struct proc_fds *entry_of(pid_t pid)
+{
+	for (size_t i = 0; i < TASKS_FD_SLOTS; i++)
+		if (d.tasks.fds[i].pid == pid)
+			return &d.tasks.fds[i];
+	return NULL;
+}
+
+static unsigned int flags_of(pid_t pid)
+{
+	for (size_t i = 0; i < d.tasks.nr; i++)
+		if (d.tasks.tasks[i].pid == pid)
+			return d.tasks.tasks[i].flags;
+	fail_msg("pid %d not listed", pid);
+	return 0;
+}
+
+/*
+ * The prefer regex is run when a process is first listed (or renamed), and its result kept with
+ * the process's open files: a second listing takes it from there; a new config (a reload)
+ * runs it again.
+ */
+static void test_regex_cached(void **state)
+{
+	struct proc_fds *e;
+
+	(void)state;
+	assert_int_equal(tasks_acquire(&d.tasks, &d.scopes[0], &d.cfg, &d.victims, d.self_pid,
+				       d.scratch, sizeof(d.scratch)),
+			 0);
+	assert_true(flags_of(big) & OOM_TASK_PREFER);
+	assert_true(flags_of(small) & OOM_TASK_PREFER);
+	e = entry_of(big);
+	assert_non_null(e);
+	assert_int_equal(e->re_serial, d.cfg.re_serial);
+	e->re_flags = 0; /* what only the cache can say: regexec would find a match */
+	assert_int_equal(tasks_acquire(&d.tasks, &d.scopes[0], &d.cfg, &d.victims, d.self_pid,
+				       d.scratch, sizeof(d.scratch)),
+			 0);
+	assert_false(flags_of(big) & OOM_TASK_PREFER);
+	assert_true(flags_of(small) & OOM_TASK_PREFER);
+	d.cfg.re_serial++; /* as after a reload */
+	assert_int_equal(tasks_acquire(&d.tasks, &d.scopes[0], &d.cfg, &d.victims, d.self_pid,
+				       d.scratch, sizeof(d.scratch)),
+			 0);
+	assert_true(flags_of(big) & OOM_TASK_PREFER);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -297,6 +361,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_armed_victim_exited, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_armed_stale, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_listing_keeps_files, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_regex_cached, setup_prefer, teardown),
 	};
 	int fd, r;
 
