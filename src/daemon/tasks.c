@@ -191,17 +191,25 @@ static void fds_close(struct proc_fds *e)
 	e->stat_fd = e->adj_fd = -1;
 }
 
-/* After a listing: close the files of processes it did not see, keep the others. */
-static void fds_sweep(struct task_list *tl)
+/*
+ * After a listing of @s: close the files of processes it did not see, keep the others. A listing
+ * of the whole machine sees every process: one it missed has exited. A group's sees only its
+ * own: one it saw last time and missed now has exited (or left), while those another scope's
+ * listing saw stay until no listing saw them for TASKS_SWEEP_AGE.
+ */
+static void fds_sweep(struct task_list *tl, const struct scope *s)
 {
 	size_t n = 0;
 
 	for (size_t i = 0; i < TASKS_FD_SLOTS; i++) {
 		struct proc_fds *e = &tl->fds[i];
+		bool seen = e->gen == tl->gen ||
+			    (s->kind != SCOPE_MACHINE && e->seen_by != s &&
+			     tl->gen - e->gen < TASKS_SWEEP_AGE);
 
 		if (!e->pid)
 			continue;
-		if (e->gen == tl->gen && n < TASKS_FD_MAX)
+		if (seen && n < TASKS_FD_MAX)
 			tl->keep[n++] = *e;
 		else
 			fds_close(e);
@@ -259,6 +267,7 @@ static int read_kept_task(struct task_list *tl, const struct scope *s, int pid, 
 	if (!e)
 		e = &tmp;
 	e->gen = tl->gen;
+	e->seen_by = s;
 	if (e->kthread) { /* seen before: listed, never a candidate, not read again */
 		memset(ret_task, 0, sizeof(*ret_task));
 		ret_task->pid = pid;
@@ -459,7 +468,7 @@ int tasks_acquire(struct task_list *tl, const struct scope *s, const struct conf
 		snprintf(dir, sizeof(dir), "%s", s->dir);
 		r = walk_cgroup(tl, s, c, vt, self_pid, dir, sizeof(dir), 0, scratch, size);
 	}
-	fds_sweep(tl);
+	fds_sweep(tl, s);
 	if (r == 0 && !tl->known_only) /* opening status files is what known_only avoids */
 		add_details(tl, s, scratch, size);
 	return r;

@@ -47,6 +47,7 @@ void victim_set_state(struct victim_table *vt, int pid, enum victim_state state)
  * path, only for the TASKS_DETAIL_TOP tasks that rank highest on rss and oom_score_adj.
  */
 #define TASKS_FD_MAX     1024 /* processes whose files are kept open; more are read by path */
+#define TASKS_SWEEP_AGE  32   /* listings of other scopes a process's files outlive */
 #define TASKS_FD_SLOTS   2048 /* open addressing, at most half full */
 #define TASKS_DETAIL_TOP 8
 
@@ -55,6 +56,7 @@ struct proc_fds {
 	int stat_fd, adj_fd;
 	bool kthread;
 	unsigned int gen; /* the listing that last saw it */
+	const void *seen_by; /* the scope of that listing (compared, never followed) */
 	/* the prefer/avoid regex flags of re_comm under config re_serial (0: none): regexec
 	 * runs when a process is first listed or renames itself, not at every listing (musl's
 	 * allocates) */

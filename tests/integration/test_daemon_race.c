@@ -351,6 +351,52 @@ static void test_regex_cached(void **state)
 	assert_true(flags_of(big) & OOM_TASK_PREFER);
 }
 
+/*
+ * The files a machine listing kept for processes outside the group stay through the group's
+ * listings (a group's listing does not see them, it does not mean they exited), and go once no
+ * listing saw them for TASKS_SWEEP_AGE; a machine listing drops at once what it did not see.
+ */
+static void test_group_listing_keeps_others(void **state)
+{
+	struct scope m;
+	pid_t me = getpid();
+
+	(void)state;
+	assert_int_equal(scope_init_machine(&m, NULL, d.scratch), 0);
+	assert_int_equal(tasks_acquire(&d.tasks, &m, &d.cfg, &d.victims, d.self_pid, d.scratch,
+				       sizeof(d.scratch)),
+			 0);
+	assert_non_null(entry_of(me)); /* this program: outside the group */
+	assert_non_null(entry_of(big));
+	for (int i = 1; i < TASKS_SWEEP_AGE; i++) {
+		assert_int_equal(tasks_acquire(&d.tasks, &d.scopes[0], &d.cfg, &d.victims,
+					       d.self_pid, d.scratch, sizeof(d.scratch)),
+				 0);
+		assert_non_null(entry_of(me));
+		assert_int_equal(d.tasks.nr, 2);
+	}
+	assert_int_equal(tasks_acquire(&d.tasks, &d.scopes[0], &d.cfg, &d.victims, d.self_pid,
+				       d.scratch, sizeof(d.scratch)),
+			 0);
+	assert_null(entry_of(me)); /* not seen for TASKS_SWEEP_AGE listings */
+	assert_int_equal(d.tasks.nr_fds, 2);
+	assert_int_equal(tasks_acquire(&d.tasks, &m, &d.cfg, &d.victims, d.self_pid, d.scratch,
+				       sizeof(d.scratch)),
+			 0);
+	assert_non_null(entry_of(me));
+	{
+		pid_t gone = small;
+
+		assert_non_null(entry_of(gone));
+		reap_child(&small);
+		assert_int_equal(tasks_acquire(&d.tasks, &m, &d.cfg, &d.victims, d.self_pid,
+					       d.scratch, sizeof(d.scratch)),
+				 0);
+		assert_null(entry_of(gone)); /* the machine's listing: gone at once */
+	}
+	scope_close(&m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -362,6 +408,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_armed_stale, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_listing_keeps_files, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_regex_cached, setup_prefer, teardown),
+	    cmocka_unit_test_setup_teardown(test_group_listing_keeps_others, setup, teardown),
 	};
 	int fd, r;
 
