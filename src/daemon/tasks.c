@@ -278,9 +278,11 @@ static int read_kept_task(struct task_list *tl, const struct scope *s, int pid, 
 		fresh = e->stat_fd < 0;
 		n = read_kept(s->root, pid, "stat", &e->stat_fd, scratch, size);
 		r = n < 0 ? (int)n : parse_pid_stat_buf(scratch, &st);
-		if (r == 0 || fresh)
+		/* A kept file that fails names a process that has exited; a new one under the
+		 * same pid is opened afresh, unless the listing takes no new process. */
+		if (r == 0 || fresh || tl->known_only)
 			break;
-		fds_close(e); /* the process it named has exited */
+		fds_close(e);
 	}
 	if (r == 0 && (st.flags & PF_KTHREAD_FLAG)) {
 		fds_close(e);
@@ -296,6 +298,8 @@ static int read_kept_task(struct task_list *tl, const struct scope *s, int pid, 
 	}
 	if (r < 0 || e == &tmp)
 		fds_close(e);
+	if (r < 0)
+		e->gen = tl->gen - 1; /* gone: the sweep after this listing drops it */
 	*ret_entry = r == 0 && e != &tmp ? e : NULL;
 	return r;
 }
@@ -451,6 +455,19 @@ static int walk_proc(struct task_list *tl, const struct scope *s, const struct c
 	return n < 0 ? (int)n : 0;
 }
 
+/*
+ * The machine's processes whose files are kept (a known_only listing): from the table, without
+ * reading /proc's directory (under exhaustion its dentries are allocated and wait in reclaim).
+ */
+static int walk_known(struct task_list *tl, const struct scope *s, const struct config *c,
+		      const struct victim_table *vt, int self_pid, char *scratch, size_t size)
+{
+	for (size_t i = 0; i < TASKS_FD_SLOTS; i++)
+		if (tl->fds[i].pid) /* no insertion under known_only: the table holds still */
+			add_pid(tl, s, c, vt, self_pid, tl->fds[i].pid, scratch, size);
+	return 0;
+}
+
 int tasks_acquire(struct task_list *tl, const struct scope *s, const struct config *c,
 		  const struct victim_table *vt, int self_pid, char *scratch, size_t size)
 {
@@ -462,7 +479,9 @@ int tasks_acquire(struct task_list *tl, const struct scope *s, const struct conf
 	tl->truncated = false;
 	tl->skipped_new = 0;
 	tl->gen++;
-	if (s->kind == SCOPE_MACHINE) {
+	if (s->kind == SCOPE_MACHINE && tl->known_only && tl->nr_fds) {
+		r = walk_known(tl, s, c, vt, self_pid, scratch, size);
+	} else if (s->kind == SCOPE_MACHINE) {
 		r = walk_proc(tl, s, c, vt, self_pid, scratch, size);
 	} else {
 		snprintf(dir, sizeof(dir), "%s", s->dir);

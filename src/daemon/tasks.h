@@ -74,7 +74,8 @@ struct task_list {
 	size_t max_fds; /* processes kept; 0: TASKS_FD_MAX (the daemon sets it from RLIMIT_NOFILE) */
 	bool known_only; /* set by the caller: list only processes whose files are kept open, and
 			  * read no status file (rss from stat; swap and page tables left 0) */
-	size_t skipped_new; /* processes a known_only listing left out */
+	size_t skipped_new; /* processes a known_only listing left out (a machine's walks the
+			     * table, not /proc: it sees no new process to count) */
 	unsigned int gen;
 };
 

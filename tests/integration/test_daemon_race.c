@@ -397,6 +397,54 @@ static void test_group_listing_keeps_others(void **state)
 	scope_close(&m);
 }
 
+static int getdents_calls;
+
+static long counting_getdents(int fd, void *buf, size_t len)
+{
+	getdents_calls++;
+	return sys_ops_real.getdents64(fd, buf, len);
+}
+
+/*
+ * Under machine-wide pressure (known_only) a listing of the machine walks the kept files, not
+ * /proc: no directory read, no file opened; a process new since is not seen; one that exited
+ * since is dropped.
+ */
+static void test_machine_known_only(void **state)
+{
+	struct scope m;
+	pid_t extra, gone;
+
+	(void)state;
+	assert_int_equal(scope_init_machine(&m, NULL, d.scratch), 0);
+	assert_int_equal(tasks_acquire(&d.tasks, &m, &d.cfg, &d.victims, d.self_pid, d.scratch,
+				       sizeof(d.scratch)),
+			 0);
+	extra = spawn_eater(1);
+	assert_true(extra > 0);
+	gone = small;
+	reap_child(&small);
+	fake.openat = counting_openat;
+	fake.getdents64 = counting_getdents;
+	proc_opens = getdents_calls = 0;
+	d.tasks.known_only = true;
+	assert_int_equal(tasks_acquire(&d.tasks, &m, &d.cfg, &d.victims, d.self_pid, d.scratch,
+				       sizeof(d.scratch)),
+			 0);
+	d.tasks.known_only = false;
+	assert_int_equal(getdents_calls, 0);
+	assert_int_equal(proc_opens, 0);
+	(void)flags_of(big); /* listed: flags_of() fails the test if not */
+	for (size_t i = 0; i < d.tasks.nr; i++) {
+		assert_true(d.tasks.tasks[i].pid != extra);
+		assert_true(d.tasks.tasks[i].pid != gone);
+	}
+	assert_null(entry_of(gone));
+	assert_null(entry_of(extra));
+	reap_child(&extra);
+	scope_close(&m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -409,6 +457,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_listing_keeps_files, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_regex_cached, setup_prefer, teardown),
 	    cmocka_unit_test_setup_teardown(test_group_listing_keeps_others, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_machine_known_only, setup, teardown),
 	};
 	int fd, r;
 
