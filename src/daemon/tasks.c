@@ -67,14 +67,25 @@ static bool cgroup_matches(const char *root, int pid, const char *want, char *sc
 	return !strncmp(path, want, len) && (path[len] == '/' || path[len] == '\0');
 }
 
+static uint32_t name_hash(const char *comm)
+{
+	uint32_t h = 2166136261u;
+
+	for (; *comm; comm++)
+		h = (h ^ (unsigned char)*comm) * 16777619u;
+	return h;
+}
+
 /* The prefer/avoid regex flags of @comm, from @e's cache when it holds them (@e may be NULL). */
 static unsigned int regex_flags(const struct config *c, const char *comm, struct proc_fds *e)
 {
 	unsigned int flags = 0;
+	uint32_t hash;
 
 	if (!c->has_prefer_re && !c->has_avoid_re)
 		return 0;
-	if (e && e->re_serial == c->re_serial && !strncmp(e->re_comm, comm, sizeof(e->re_comm)))
+	hash = name_hash(comm);
+	if (e && e->re_serial == c->re_serial && e->re_hash == hash)
 		return e->re_flags;
 	if (c->has_prefer_re && !regexec(&c->prefer_re, comm, 0, NULL, 0))
 		flags |= OOM_TASK_PREFER;
@@ -82,8 +93,8 @@ static unsigned int regex_flags(const struct config *c, const char *comm, struct
 		flags |= OOM_TASK_AVOID;
 	if (e) {
 		e->re_serial = c->re_serial;
-		e->re_flags = flags;
-		snprintf(e->re_comm, sizeof(e->re_comm), "%s", comm);
+		e->re_hash = hash;
+		e->re_flags = (uint16_t)flags;
 	}
 	return flags;
 }
@@ -159,6 +170,14 @@ int tasks_read_one(const char *root, int pid, const struct config *c, const stru
 	return 0;
 }
 
+/* 3072 of them are locked in memory (the table and the sweep's copy): the RSS target. */
+_Static_assert(sizeof(struct proc_fds) <= 32, "struct proc_fds grew past 32 bytes");
+
+static uint32_t scope_tag(const struct scope *s)
+{
+	return (uint32_t)(uintptr_t)s;
+}
+
 /* The kept files of @pid, a new empty entry when @insert and there is room, or NULL. */
 static struct proc_fds *fds_find(struct task_list *tl, int pid, bool insert)
 {
@@ -204,7 +223,7 @@ static void fds_sweep(struct task_list *tl, const struct scope *s)
 	for (size_t i = 0; i < TASKS_FD_SLOTS; i++) {
 		struct proc_fds *e = &tl->fds[i];
 		bool seen = e->gen == tl->gen ||
-			    (s->kind != SCOPE_MACHINE && e->seen_by != s &&
+			    (s->kind != SCOPE_MACHINE && e->seen_by != scope_tag(s) &&
 			     tl->gen - e->gen < TASKS_SWEEP_AGE);
 
 		if (!e->pid)
@@ -267,7 +286,7 @@ static int read_kept_task(struct task_list *tl, const struct scope *s, int pid, 
 	if (!e)
 		e = &tmp;
 	e->gen = tl->gen;
-	e->seen_by = s;
+	e->seen_by = scope_tag(s);
 	if (e->kthread) { /* seen before: listed, never a candidate, not read again */
 		memset(ret_task, 0, sizeof(*ret_task));
 		ret_task->pid = pid;

@@ -5,6 +5,7 @@
 #define OOMGUARD_DAEMON_TASKS_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stddef.h>
 
 #include "daemon/config.h"
@@ -54,14 +55,15 @@ void victim_set_state(struct victim_table *vt, int pid, enum victim_state state)
 struct proc_fds {
 	int pid; /* 0: empty slot */
 	int stat_fd, adj_fd;
-	bool kthread;
 	unsigned int gen; /* the listing that last saw it */
-	const void *seen_by; /* the scope of that listing (compared, never followed) */
-	/* the prefer/avoid regex flags of re_comm under config re_serial (0: none): regexec
-	 * runs when a process is first listed or renames itself, not at every listing (musl's
-	 * allocates) */
-	unsigned int re_serial, re_flags;
-	char re_comm[16];
+	uint32_t seen_by; /* the scope of that listing: the low half of its address (scopes live
+			   * in one array; compared, never followed) */
+	/* the prefer/avoid regex flags of the name hashed re_hash (FNV-1a) under config re_serial
+	 * (0: none): regexec runs when a process is first listed or renames itself, not at every
+	 * listing (musl's allocates). 32 bytes an entry: the table is locked in memory whole. */
+	uint32_t re_serial, re_hash;
+	uint16_t re_flags;
+	bool kthread;
 };
 
 struct task_list {
