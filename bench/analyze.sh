@@ -85,6 +85,13 @@ thrash)
 	[ -z "$t0" ] && { echo "error thrasher_not_ready"; exit 0; }
 	kills "$t0" "$t1" "$((THRASH_ANON_KIB + THRASH_FILE_KIB))" >>"$dir/kills.tsv"
 	tk=$(awk -F'\t' '$3 == "thrasher" { print $1; exit }' "$dir/kills.tsv")
+	# The monitor samples every 50 ms and stops at the end: a kill the driver saw first (it ends
+	# the run at once) leaves no sample. Then the driver's thrash_end is the kill time: an upper
+	# bound, which can only lengthen the time to kill.
+	if [ -z "$tk" ] && [ "$res" = killed ]; then
+		te=$(ev_time thrash_end)
+		[ -n "$te" ] && tk=$((te - t0)) && echo "kill_time_from thrash_end"
+	fi
 	# Thrashing starts with the first reread: the first pass over the file is cold reads, at
 	# the disk's rate, not a refault. Its end lies between the last progress line that counts
 	# no pass and the first that counts one (ms from ready); the earlier bound is taken, which

@@ -86,6 +86,10 @@ results=$out/results.tsv
 lxcfs_pid=""
 start_lxcfs() {
 	[ -r /var/lib/lxcfs/proc/meminfo ] && return 0
+	# A mount left by an lxcfs that died answers "Transport endpoint is not connected": drop it.
+	if grep -q ' /var/lib/lxcfs fuse.lxcfs ' /proc/mounts; then
+		umount -l /var/lib/lxcfs 2>/dev/null
+	fi
 	mkdir -p /var/lib/lxcfs
 	lxcfs /var/lib/lxcfs >"$out/lxcfs.log" 2>&1 &
 	lxcfs_pid=$!

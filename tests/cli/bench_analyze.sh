@@ -66,6 +66,13 @@ printf 'ready\nprogress t_ms=8000 read_mib_s=4.00 passes=0\nprogress t_ms=9000 r
 bench/analyze.sh thrash "$d/thrash" >"$d/thrash.out"
 want "$d/thrash.out" time_to_kill_s none
 want "$d/thrash.out" killed_before_thrashing 1
+# A kill the monitor missed (no G line): counted at the driver's thrash_end, an upper bound.
+printf 'S 2000 5 10 0 0 0 1 1 0 0 1 0 2 0 0\n' >"$d/thrash/monitor.log"
+printf 'progress t_ms=1000 read_mib_s=4.00 passes=0\nprogress t_ms=2000 read_mib_s=4.00 passes=0\nprogress t_ms=3000 read_mib_s=4.00 passes=1\n' \
+	>"$d/thrash/thrasher.out"
+bench/analyze.sh thrash "$d/thrash" >"$d/thrash.out"
+want "$d/thrash.out" time_to_kill_s 5.50
+want "$d/thrash.out" kill_time_from thrash_end
 printf '2000 thrash_ready\n9500 thrash_end alive\n9600 end\n' >"$d/thrash/events.log"
 bench/analyze.sh thrash "$d/thrash" >"$d/thrash.out"
 want "$d/thrash.out" time_to_kill_s none
