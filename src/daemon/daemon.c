@@ -483,7 +483,6 @@ choose:
 	daemon_kill(d, i, t, detect_usec);
 }
 
-/* Choose a scope's victim ahead of its verdict while pressure builds (struct candidate). */
 enum arm_action arm_decide(const struct scope *s, const struct candidate *c, uint64_t now)
 {
 	bool pressed = s->decision.no_progress_loops >= CANDIDATE_ARM_LOOPS;
@@ -503,6 +502,7 @@ bool listing_known_only(const struct scope *s)
 		(s->sample.interval_usec && s->sample.stall_usec * 10 > s->sample.interval_usec));
 }
 
+/* Choose a scope's victim ahead of its verdict while pressure builds (struct candidate). */
 static void arm_scope(struct daemon *d, size_t i, uint64_t now)
 {
 	const struct scope *s = &d->scopes[i];
@@ -551,11 +551,11 @@ static ssize_t read_kept(struct daemon *d, const char *path, int *fd, bool *open
 /* What the pressure set says of the v1 root group's eventfd (groups are their index). */
 #define MACHINE_PRESSURE UINT64_MAX
 
-bool lru_gen_enabled(const char *root)
+bool lru_gen_enabled(int *fd, const char *root)
 {
 	char buf[32];
 
-	if (sys_read_file(root, "/sys/kernel/mm/lru_gen/enabled", buf, sizeof(buf)) < 0)
+	if (sys_read_kept(fd, root, "/sys/kernel/mm/lru_gen/enabled", buf, sizeof(buf), true) < 0)
 		return false; /* not built in */
 	return strtoul(buf, NULL, 0) & 1;
 }
@@ -595,7 +595,7 @@ static const struct round_gate *read_gate(struct daemon *d, struct round_gate *g
 	gate->no_pressure = !groups_pressed;
 	if (d->machine_evented && ++d->lru_gen_age >= SCOPE_FULL_READ_ROUNDS) {
 		d->lru_gen_age = 0; /* it can be switched at run time */
-		d->lru_gen = lru_gen_enabled(d->cfg.root[0] ? d->cfg.root : NULL);
+		d->lru_gen = lru_gen_enabled(&d->lru_gen_fd, d->cfg.root[0] ? d->cfg.root : NULL);
 	}
 	if (d->machine_evented && machine_pressed) {
 		uint64_t count;
@@ -800,10 +800,26 @@ static int watch_fd(int ep, int fd, uint32_t events, uint64_t data)
 	return sys->epoll_ctl(ep, EPOLL_CTL_ADD, fd, &ev);
 }
 
+/*
+ * An event source just registered (@r: 0 or -errno, *@fd the descriptor) into the epoll set
+ * @ep. On any failure the descriptor is closed (*@fd back to -1). Return: 0 or -errno.
+ */
+static int watch_new(int ep, int r, int *fd, uint32_t events, uint64_t data)
+{
+	if (!r)
+		r = watch_fd(ep, *fd, events, data);
+	if (r < 0 && *fd >= 0) {
+		sys->close(*fd);
+		*fd = -1;
+	}
+	return r;
+}
+
 /* What the wake set says of the reaper's report pipe (scopes are their index). */
 #define WAKE_REPORTS UINT64_MAX
 
-/* Closing an eventfd (scope_close) takes it out of the epoll sets. */
+/* After daemon_start_events() made the epoll sets. Closing an eventfd (scope_close) takes it out
+ * of them. */
 static void scopes_start(struct daemon *d)
 {
 	d->v1_evented = true;
@@ -811,7 +827,8 @@ static void scopes_start(struct daemon *d)
 	d->nr_v2_watched = 0;
 	d->psi_age = SCOPE_FULL_READ_ROUNDS; /* the next round reads PSI */
 	d->lru_gen_age = SCOPE_FULL_READ_ROUNDS; /* and whether the multi-gen LRU is on */
-	if (d->eps_open && d->nr_scopes && d->scopes[0].kind == SCOPE_MACHINE && d->v1_mount[0]) {
+	d->lru_gen_fd = -1;
+	if (d->nr_scopes && d->scopes[0].kind == SCOPE_MACHINE && d->v1_mount[0]) {
 		/*
 		 * Reclaim anywhere signals the root group: the kernel's own (kswapd, direct reclaim
 		 * outside any limit) is accounted to it, and in "hierarchy" mode every group's
@@ -821,12 +838,9 @@ static void scopes_start(struct daemon *d)
 		 */
 		int r = scope_v1_eventfd(d->v1_mount, "/memory.pressure_level", " low,hierarchy");
 
-		if (r >= 0) {
-			d->machine_efd = r;
-			r = watch_fd(d->pressure_ep, d->machine_efd, EPOLLIN, MACHINE_PRESSURE);
-			if (r < 0)
-				sys->close(d->machine_efd);
-		}
+		d->machine_efd = r;
+		r = watch_new(d->pressure_ep, r < 0 ? r : 0, &d->machine_efd, EPOLLIN,
+			      MACHINE_PRESSURE);
 		d->machine_evented = r >= 0;
 		if (r < 0)
 			log_errno(r, "no vmpressure eventfd on %s (PSI is read every round)",
@@ -839,18 +853,13 @@ static void scopes_start(struct daemon *d)
 		if (s->kind == SCOPE_CGROUP_V2) {
 			/* kernfs signals a changed memory.events as EPOLLPRI; edge-triggered, as
 			 * the loop reads the file through another descriptor */
-			r = d->eps_open ? scope_watch_events(s) : -EBADF;
-			if (!r)
-				r = watch_fd(d->pressure_ep, s->events_watch_fd, EPOLLPRI | EPOLLET, i);
-			if (r < 0) {
+			r = watch_new(d->pressure_ep, scope_watch_events(s), &s->events_watch_fd,
+				      EPOLLPRI | EPOLLET, i);
+			if (r < 0)
 				log_errno(r, "cannot watch memory.events of %s (read every round)",
 					  s->name);
-				if (s->events_watch_fd >= 0)
-					sys->close(s->events_watch_fd);
-				s->events_watch_fd = -1;
-			} else {
+			else
 				d->nr_v2_watched++;
-			}
 		}
 		if (s->kind != SCOPE_CGROUP_V1)
 			continue;
@@ -865,22 +874,14 @@ static void scopes_start(struct daemon *d)
 					s->restore_oom_kill_disable = true;
 			}
 		}
-		r = scope_register_oom_event(s);
-		if (!r && d->eps_open)
-			r = watch_fd(d->wake_ep, s->oom_efd, EPOLLIN, i);
+		r = watch_new(d->wake_ep, scope_register_oom_event(s), &s->oom_efd, EPOLLIN, i);
 		if (r < 0)
 			log_errno(r, "no OOM eventfd for %s (polling only)", s->name);
-		r = scope_register_pressure_event(s);
-		if (!r && d->eps_open)
-			r = watch_fd(d->pressure_ep, s->pressure_efd, EPOLLIN, i);
-		else if (!r)
-			r = -EBADF;
+		r = watch_new(d->pressure_ep, scope_register_pressure_event(s), &s->pressure_efd,
+			      EPOLLIN, i);
 		if (r < 0) {
 			log_errno(r, "no vmpressure eventfd for %s (its failcnt is read every round)",
 				  s->name);
-			if (s->pressure_efd >= 0)
-				sys->close(s->pressure_efd);
-			s->pressure_efd = -1;
 			d->v1_evented = false;
 		} else {
 			d->nr_pressure++;
@@ -911,8 +912,11 @@ int daemon_start_events(struct daemon *d)
 
 static void scopes_stop(struct daemon *d)
 {
-	if (d->machine_evented)
+	if (d->machine_evented) {
 		sys->close(d->machine_efd);
+		if (d->lru_gen_fd >= 0)
+			sys->close(d->lru_gen_fd);
+	}
 	d->machine_evented = false;
 	for (size_t i = 0; i < d->nr_scopes; i++) {
 		struct scope *s = &d->scopes[i];

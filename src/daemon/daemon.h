@@ -80,8 +80,9 @@ struct daemon {
 	bool v1_open;
 	bool v1_evented; /* every v1 group has a vmpressure eventfd: the gate needs no v1 refaults */
 	/* valid when eps_open: the loop waits on wake_ep (the reaper's reports, the v1 OOM
-	 * eventfds); pressure_ep holds the v1 vmpressure eventfds (nr_pressure), asked once per
-	 * round whether any is readable */
+	 * eventfds); pressure_ep, asked once per round without waiting, holds the v1 groups'
+	 * vmpressure eventfds (nr_pressure), the v2 groups' memory.events (nr_v2_watched) and
+	 * the v1 root group's vmpressure eventfd (machine_evented) */
 	int wake_ep, pressure_ep;
 	bool eps_open;
 	size_t nr_pressure;
@@ -94,6 +95,7 @@ struct daemon {
 	unsigned int psi_age;
 	uint64_t psi_total;
 	bool lru_gen; /* the multi-gen LRU is on: root vmpressure is silent, read PSI anyway */
+	int lru_gen_fd; /* its switch, kept open while machine_evented (-1: not yet or none) */
 	unsigned int lru_gen_age; /* rounds since lru_gen was read (every SCOPE_FULL_READ_ROUNDS) */
 	char v1_mount[sizeof(((struct cgroup_mounts *)0)->v1_memory)]; /* "" if none */
 	unsigned long rounds, kills;
@@ -123,9 +125,11 @@ int daemon_start_events(struct daemon *d);
  * lru_gen_enabled() - the multi-gen LRU is on (@root/sys/kernel/mm/lru_gen/enabled, bit 0). It
  * reclaims the machine without telling v1 vmpressure listeners (its per-group step reports
  * "not for userspace", and the step that would is skipped for the root): while it is on, the
- * root group's silence says nothing and the round reads PSI anyway.
+ * root group's silence says nothing and the round reads PSI anyway. Read through *@fd, opened
+ * at the first call and kept (sys_read_kept(): the loop opens nothing); -1 stays when there is
+ * no such file.
  */
-bool lru_gen_enabled(const char *root);
+bool lru_gen_enabled(int *fd, const char *root);
 
 /* daemon_round() - one pass: acquire and decide every scope; act on OOM verdicts. */
 void daemon_round(struct daemon *d);

@@ -293,6 +293,31 @@ static void cgroup_zone(struct scope_snapshot *snap, unsigned int reserve_permil
 	snap->nr_zones = 1;
 }
 
+/*
+ * A gated acquire may read nothing this round: it has a last read, that read is younger than
+ * SCOPE_FULL_READ_ROUNDS, no task was parked then and no event woke the scope since. Each kind
+ * adds its own "nothing moved" test.
+ */
+static bool may_skip(const struct scope *s, const struct round_gate *gate)
+{
+	return gate && s->cur.time_usec && s->full_age + 1 < SCOPE_FULL_READ_ROUNDS &&
+	       !s->cur.parked && !s->woken;
+}
+
+/* This round reads nothing: the files age. */
+static int skip(struct scope *s)
+{
+	s->full_age++;
+	return 0;
+}
+
+/* This round reads the scope in full: the files are fresh, the events taken. */
+static void read_all(struct scope *s)
+{
+	s->full_age = 0;
+	s->woken = false;
+}
+
 static int acquire_machine(struct scope *s, char *scratch, struct scope_snapshot *snap,
 			   const struct round_gate *gate)
 {
@@ -315,11 +340,8 @@ static int acquire_machine(struct scope *s, char *scratch, struct scope_snapshot
 	 * Quiet: no task on the machine stalled on memory since the last read. Direct reclaim
 	 * and workingset refaults count in PSI, so an unchanged total means no round to judge.
 	 */
-	if (gate && s->cur.time_usec && s->full_age + 1 < SCOPE_FULL_READ_ROUNDS &&
-	    snap->stall_usec == s->cur.stall_usec) {
-		s->full_age++;
-		return 0;
-	}
+	if (may_skip(s, gate) && snap->stall_usec == s->cur.stall_usec)
+		return skip(s);
 	n = scope_read_records(s, SF_2, "/proc/vmstat", scratch, SCOPE_SCRATCH_SIZE);
 	if (n < 0)
 		return (int)n;
@@ -330,7 +352,7 @@ static int acquire_machine(struct scope *s, char *scratch, struct scope_snapshot
 	snap->reclaimed = vm.pgsteal;
 	snap->refaulted = vm.workingset_refault_file + vm.workingset_refault_anon;
 	snap->kernel_oom_kills = vm.oom_kill;
-	s->full_age = 0;
+	read_all(s);
 	n = scope_read(s, SF_3, "/proc/meminfo", scratch, SCOPE_SCRATCH_SIZE);
 	if (n < 0)
 		return (int)n;
@@ -379,8 +401,7 @@ static int acquire_v1(struct scope *s, char *scratch, struct scope_snapshot *sna
 
 		pressure = sys->read(s->pressure_efd, &count, sizeof(count)) == sizeof(count);
 	}
-	quiet = gate && s->cur.time_usec && s->full_age + 1 < SCOPE_FULL_READ_ROUNDS &&
-		!s->cur.parked && !s->woken;
+	quiet = may_skip(s, gate);
 	if (s->pressure_efd >= 0) {
 		/*
 		 * The group's own events say it all: no reclaim scanned it or below it and no OOM
@@ -388,10 +409,8 @@ static int acquire_v1(struct scope *s, char *scratch, struct scope_snapshot *sna
 		 * (scope_acquire_gated()); a thrashing group reclaims what it refaults. Else read
 		 * all. The machine's stalls and refaults are not the group's.
 		 */
-		if (quiet && !pressure) {
-			s->full_age++;
-			return 0;
-		}
+		if (quiet && !pressure)
+			return skip(s);
 		quiet = false;
 	} else {
 		quiet = quiet && gate->stall_usec == s->gate_stall_usec &&
@@ -406,12 +425,9 @@ static int acquire_v1(struct scope *s, char *scratch, struct scope_snapshot *sna
 	 * (under_oom) only after a charge fails, and every failure counts in failcnt: a quiet
 	 * round needs neither memory.oom_control nor the rest.
 	 */
-	if (quiet && snap->stall_events == s->cur.stall_events) { /* no event fd: failcnt */
-		s->full_age++;
-		return 0;
-	}
-	s->full_age = 0;
-	s->woken = false;
+	if (quiet && snap->stall_events == s->cur.stall_events) /* no event fd: failcnt */
+		return skip(s);
+	read_all(s);
 	s->gate_stall_usec = gate ? gate->stall_usec : 0;
 	s->gate_refaulted = refaulted;
 	n = scope_read(s, SF_4, "/memory.oom_control", scratch, SCOPE_SCRATCH_SIZE);
@@ -458,13 +474,9 @@ static int acquire_v2(struct scope *s, char *scratch, struct scope_snapshot *sna
 
 	/* memory.events unchanged: no charge failed at memory.max, none was throttled over
 	 * memory.high, no OOM, here or below (its counts are hierarchical). */
-	if (gate && s->events_watch_fd >= 0 && !s->woken && s->cur.time_usec &&
-	    s->full_age + 1 < SCOPE_FULL_READ_ROUNDS) {
-		s->full_age++;
-		return 0;
-	}
-	s->full_age = 0;
-	s->woken = false;
+	if (s->events_watch_fd >= 0 && may_skip(s, gate))
+		return skip(s);
+	read_all(s);
 
 	r = scope_read_u64(s, SF_0, "/memory.max", &snap->limit_bytes);
 	if (!r)

@@ -44,7 +44,8 @@ void victim_set_state(struct victim_table *vt, int pid, enum victim_state state)
  * listing keeps each process's /proc/PID/stat and oom_score_adj open for the next one, which
  * re-reads them with pread; only processes new since the last listing are opened. Kernel
  * threads are recognised once and not read again while their pid stays listed. Entries of
- * processes no longer listed are closed. /proc/PID/status (swap, page tables) is read, by
+ * processes that exited are closed after the listing (fds_sweep() in tasks.c: a group's
+ * listing keeps other scopes' processes until TASKS_SWEEP_AGE). /proc/PID/status (swap, page tables) is read, by
  * path, only for the TASKS_DETAIL_TOP tasks that rank highest on rss and oom_score_adj.
  */
 #define TASKS_FD_MAX     1024 /* processes whose files are kept open; more are read by path */

@@ -85,6 +85,7 @@ static void test_listing_known_only(void **state)
 	assert_false(listing_known_only(&g));
 }
 
+/* Read through a kept descriptor: a rewrite of the file is seen by the next call, no reopen. */
 static void test_lru_gen_enabled(void **state)
 {
 	char root[] = "/tmp/oomguard-test-lru-gen-XXXXXX", dir[128], file[160];
@@ -92,11 +93,13 @@ static void test_lru_gen_enabled(void **state)
 		const char *content;
 		bool on;
 	} cases[] = {{"0x0007\n", true}, {"0x0001\n", true}, {"0x0000\n", false}, {"0x0006\n", false}};
+	int fd = -1, kept;
 	FILE *f;
 
 	(void)state;
 	assert_non_null(mkdtemp(root));
-	assert_false(lru_gen_enabled(root)); /* not built in: no file */
+	assert_false(lru_gen_enabled(&fd, root)); /* not built in: no file */
+	assert_int_equal(fd, -1);
 	snprintf(dir, sizeof(dir), "%s/sys/kernel/mm/lru_gen", root);
 	snprintf(file, sizeof(file), "%s/enabled", dir);
 	for (const char *p = dir + strlen(root) + 1; (p = strchr(p, '/')); p++) {
@@ -107,12 +110,17 @@ static void test_lru_gen_enabled(void **state)
 	}
 	assert_int_equal(mkdir(dir, 0755), 0);
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		f = fopen(file, "w");
+		f = fopen(file, "w"); /* the same file, truncated: the kept descriptor sees it */
 		assert_non_null(f);
 		fputs(cases[i].content, f);
 		fclose(f);
-		assert_int_equal(lru_gen_enabled(root), cases[i].on);
+		kept = fd;
+		assert_int_equal(lru_gen_enabled(&fd, root), cases[i].on);
+		assert_true(fd >= 0);
+		if (i)
+			assert_int_equal(fd, kept);
 	}
+	close(fd);
 	unlink(file);
 	for (int k = 0; k < 4; k++) { /* lru_gen, mm, kernel, sys */
 		rmdir(dir);

@@ -49,6 +49,19 @@ static const struct reap_case cases[] = {
     {"real process_mrelease on a killed child", false, 0, true, REAP_RELEASED, -1, 1},
 };
 
+/* A child that only waits to be killed. */
+static pid_t idle_child(void)
+{
+	pid_t child = fork();
+
+	if (child == 0) {
+		for (;;)
+			pause();
+	}
+	assert_true(child > 0);
+	return child;
+}
+
 static void test_reap_one(void **state)
 {
 	(void)state;
@@ -57,13 +70,8 @@ static void test_reap_one(void **state)
 		const struct reap_case *c = &cases[i];
 		struct reap_request req;
 		struct reap_report rep;
-		pid_t child = fork();
+		pid_t child = idle_child();
 
-		if (child == 0) {
-			for (;;)
-				pause();
-		}
-		assert_true(child > 0);
 		fake = sys_ops_real;
 		if (c->fake)
 			fake.process_mrelease = fake_mrelease;
@@ -137,13 +145,8 @@ static void test_reap_helpers(void **state)
 		struct reap_request req;
 		struct reap_report rep;
 		unsigned long calls_before = h.calls;
-		pid_t child = fork();
+		pid_t child = idle_child();
 
-		if (child == 0) {
-			for (;;)
-				pause();
-		}
-		assert_true(child > 0);
 		fake = sys_ops_real;
 		fake.process_mrelease = fake_slow_mrelease;
 		mrelease_ret = runs[i].ret;

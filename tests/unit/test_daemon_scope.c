@@ -186,6 +186,19 @@ static void test_v1_group(void **state)
 			 -ENOTDIR);
 }
 
+/* From a full read, quiet rounds (nothing moves in @g) age the files until a read in full
+ * comes SCOPE_FULL_READ_ROUNDS later, whatever the kind of scope. */
+static void assert_full_read_every(struct scope *s, const struct round_gate *g, uint64_t *t)
+{
+	assert_int_equal(s->full_age, 0);
+	for (int i = 1; i < SCOPE_FULL_READ_ROUNDS; i++) {
+		assert_int_equal(scope_acquire_gated(s, scratch, *t += 100000, g), 0);
+		assert_int_equal(s->full_age, i);
+	}
+	assert_int_equal(scope_acquire_gated(s, scratch, *t += 100000, g), 0);
+	assert_int_equal(s->full_age, 0);
+}
+
 /*
  * The gate of a v1 group: a round re-reads oom_control and memory.stat (full_age back to 0) when
  * the machine's stall total or its refaults moved, and only then; a group thrashing on its page
@@ -213,12 +226,7 @@ static void test_v1_gate(void **state)
 	g.stall_usec++;
 	assert_int_equal(scope_acquire_gated(&s, scratch, t += 100000, &g), 0);
 	assert_int_equal(s.full_age, 0);
-	for (int i = 1; i < SCOPE_FULL_READ_ROUNDS; i++) {
-		assert_int_equal(scope_acquire_gated(&s, scratch, t += 100000, &g), 0);
-		assert_int_equal(s.full_age, i);
-	}
-	assert_int_equal(scope_acquire_gated(&s, scratch, t += 100000, &g), 0);
-	assert_int_equal(s.full_age, 0); /* read in full at least every SCOPE_FULL_READ_ROUNDS */
+	assert_full_read_every(&s, &g, &t);
 	assert_int_equal(scope_acquire_gated(&s, scratch, t += 100000, NULL), 0);
 	assert_int_equal(s.full_age, 0); /* no gate: always in full */
 	scope_close(&s);
@@ -298,12 +306,7 @@ static void test_v1_pressure_events(void **state)
 	g.no_pressure = false;
 	assert_int_equal(scope_acquire_gated(&s, scratch, t += 100000, &g), 0);
 	assert_int_equal(s.full_age, 0);
-	for (int i = 1; i < SCOPE_FULL_READ_ROUNDS; i++) {
-		assert_int_equal(scope_acquire_gated(&s, scratch, t += 100000, &g), 0);
-		assert_int_equal(s.full_age, i);
-	}
-	assert_int_equal(scope_acquire_gated(&s, scratch, t += 100000, &g), 0);
-	assert_int_equal(s.full_age, 0); /* at least every SCOPE_FULL_READ_ROUNDS */
+	assert_full_read_every(&s, &g, &t);
 	sys = &sys_ops_real;
 	scope_close(&s);
 	assert_int_equal(s.pressure_efd, -1);
@@ -342,11 +345,7 @@ static void test_v2_events_watch(void **state)
 	assert_int_equal(s.full_age, 0);
 	assert_true(preads >= 5); /* max, current, high, stat, events (and pressure) */
 	assert_false(s.woken);
-	for (int i = 1; i < SCOPE_FULL_READ_ROUNDS; i++)
-		assert_int_equal(scope_acquire_gated(&s, scratch, t += 100000, &g), 0);
-	assert_int_equal(s.full_age, SCOPE_FULL_READ_ROUNDS - 1);
-	assert_int_equal(scope_acquire_gated(&s, scratch, t += 100000, &g), 0);
-	assert_int_equal(s.full_age, 0);
+	assert_full_read_every(&s, &g, &t);
 	assert_int_equal(scope_acquire_gated(&s, scratch, t += 100000, NULL), 0);
 	assert_int_equal(s.full_age, 0); /* no gate: all */
 	sys = &sys_ops_real;
