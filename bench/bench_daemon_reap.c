@@ -159,7 +159,8 @@ int main(int argc, char **argv)
 	}
 	atexit(cleanup);
 	put(mem_dir, "memory.limit_in_bytes", "1610612736");
-	if (scope_init_cgroup(&s, NULL, mem_dir, &m, scratch, err, sizeof(err)) < 0) {
+	if (scope_init_cgroup(&s, NULL, mem_dir, &m, sys_page_shift(), scratch, err, sizeof(err)) <
+	    0) {
 		fprintf(stderr, "bench_daemon_reap: %s\n", err);
 		return 1;
 	}
@@ -186,13 +187,13 @@ int main(int argc, char **argv)
 			released += res == REAP_RELEASED;
 		}
 		qsort(usec, (size_t)runs, sizeof(usec[0]), cmp_u64);
-		printf(
-		    "%svictim=1GiB %s runs=%d callers=%u kill_to_freed_ms median=%.1f max=%.1f "
-		    "(target <= 50) freed_min_mib=%llu released_by_mrelease=%d\n",
-		    getenv("BENCH_RAW") ? "bare process_mrelease: " : "",
-		    frozen ? "frozen " : "running", runs, getenv("BENCH_RAW") ? 1 : 1 + helpers.n, (double)usec[runs / 2] / 1000.0,
-		    (double)usec[runs - 1] / 1000.0, (unsigned long long)(freed_min >> 20),
-		    released);
+		printf("%svictim=1GiB %s runs=%d callers=%u kill_to_freed_ms median=%.1f max=%.1f "
+		       "(target <= 50) freed_min_mib=%llu released_by_mrelease=%d\n",
+		       getenv("BENCH_RAW") ? "bare process_mrelease: " : "",
+		       frozen ? "frozen " : "running", runs,
+		       getenv("BENCH_RAW") ? 1 : 1 + helpers.n, (double)usec[runs / 2] / 1000.0,
+		       (double)usec[runs - 1] / 1000.0, (unsigned long long)(freed_min >> 20),
+		       released);
 	}
 	reap_helpers_stop(&helpers);
 	scope_close(&s);

@@ -18,6 +18,7 @@
 
 #include "daemon/daemon.h"
 #include "daemon/log.h"
+#include "daemon/options.h"
 
 #define NR_GROUPS 10
 #define MEMCG     "/sys/fs/cgroup/memory"
@@ -184,9 +185,9 @@ int main(int argc, char **argv)
 		cfg_argv[0] = "run";
 		memcpy(cfg_argv + 1, args, (size_t)nargs * sizeof(char *));
 		cfg_argv[nargs + 1] = NULL;
-		if (daemon_build_config(&d.cfg, nargs + 1, cfg_argv, err, sizeof(err)) < 0 ||
-		    daemon_setup_scopes(&d, err, sizeof(err)) < 0 ||
-		    daemon_start_events(&d) < 0) {
+		daemon_init(&d, nargs + 1, cfg_argv);
+		if (options_parse(&d.cfg, nargs + 1, cfg_argv, err, sizeof(err)) != 0 ||
+		    daemon_setup_scopes(&d, err, sizeof(err)) < 0 || events_start(&d) < 0) {
 			fprintf(stderr, "bench_daemon_round: %s\n", err);
 			return 1;
 		}

@@ -8,6 +8,15 @@
 
 #define EXIT_USAGE 2
 
+struct daemon;
+
+/*
+ * cli_build_daemon() - @d ready for `oomguard @cmd`: daemon_init(), then the options and the
+ * config file. Return: 0, -1 when --help printed the usage (exit 0), or EXIT_USAGE after
+ * naming the fault on stderr.
+ */
+int cli_build_daemon(struct daemon *d, int argc, char **argv, const char *cmd);
+
 int cmd_run(int argc, char **argv);
 int cmd_status(int argc, char **argv);
 int cmd_sim(int argc, char **argv);

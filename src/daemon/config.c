@@ -88,7 +88,7 @@ int config_set(struct config *c, const char *key, const char *value, char *err, 
 	int r = -EINVAL;
 
 	if (!strcmp(key, "interval_msec")) {
-		r = parse_uint(value, 10, 10000, &u);
+		r = parse_uint(value, CONFIG_INTERVAL_MSEC_MIN, CONFIG_INTERVAL_MSEC_MAX, &u);
 		if (!r)
 			c->interval_msec = (unsigned int)u;
 	} else if (!strcmp(key, "cgroup")) {
@@ -111,15 +111,15 @@ int config_set(struct config *c, const char *key, const char *value, char *err, 
 	} else if (!strcmp(key, "oom_kill_disable")) {
 		r = parse_bool(value, &c->oom_kill_disable);
 	} else if (!strcmp(key, "reserve_permille")) {
-		r = parse_uint(value, 1, 500, &u);
+		r = parse_uint(value, 1, CONFIG_RESERVE_PERMILLE_MAX, &u);
 		if (!r)
 			c->reserve_permille = (unsigned int)u;
 	} else if (!strcmp(key, "stall_bound_permille")) {
-		r = parse_uint(value, 1, 1000, &u);
+		r = parse_uint(value, 1, CONFIG_STALL_BOUND_PERMILLE_MAX, &u);
 		if (!r)
 			c->stall_bound_permille = (unsigned int)u;
 	} else if (!strcmp(key, "refault_min_pages")) {
-		r = parse_uint(value, 0, 1u << 30, &u);
+		r = parse_uint(value, 0, CONFIG_REFAULT_MIN_PAGES_MAX, &u);
 		if (!r)
 			c->refault_min_pages = u;
 	} else if (!strcmp(key, "protect")) {
@@ -127,7 +127,7 @@ int config_set(struct config *c, const char *key, const char *value, char *err, 
 			snprintf(err, errsize, "more than %d protected names", CONFIG_MAX_PROTECT);
 			return -EINVAL;
 		}
-		r = copy_str(c->protect[c->nr_protect], 16, value);
+		r = copy_str(c->protect[c->nr_protect], CONFIG_COMM_LEN, value);
 		if (!r)
 			c->nr_protect++;
 	} else if (!strcmp(key, "prefer_regex")) {

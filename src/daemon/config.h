@@ -18,12 +18,28 @@
 /*
  * Poll interval: 100 ms. The retry rule needs MAX_RECLAIM_RETRIES (16) rounds without progress
  * before OOM, so 100 ms gives a decision about 1.7 s after thrashing starts (under the 3 s
- * target); the kernel reaper's own retry step is HZ/10 too. Measured cost: docs/daemon.md.
+ * target); the kernel reaper's own retry step is HZ/10 too. Measured cost: docs/daemon-design.md.
  */
 #define CONFIG_DEFAULT_INTERVAL_MSEC 100
 /* The cgroup scope's min watermark, per mille of its limit (the kernel's min_free_kbytes is
  * about 0.3-1% of RAM on machines of a few GiB to tens of GiB). */
 #define CONFIG_DEFAULT_RESERVE_PERMILLE 10
+
+/* The ranges the keys accept, each with its reason. */
+/* Under 10 ms a round's own cost (tens of us) becomes a share of a CPU worth noticing; over
+ * 10 s the rule's 16 rounds would take minutes, what the seed set out to end. */
+#define CONFIG_INTERVAL_MSEC_MIN 10
+#define CONFIG_INTERVAL_MSEC_MAX 10000
+/* A reserve of half the limit or more leaves no limit to speak of. */
+#define CONFIG_RESERVE_PERMILLE_MAX 500
+/* A share of a round's time: at most all of it. */
+#define CONFIG_STALL_BOUND_PERMILLE_MAX 1000
+/* 4 TiB of 4 KiB pages refaulted in one round: no real round comes near. */
+#define CONFIG_REFAULT_MIN_PAGES_MAX (1ull << 30)
+/* A process name as the kernel keeps it (TASK_COMM_LEN, with its NUL). */
+#define CONFIG_COMM_LEN 16
+/* A prefer or avoid regex. */
+#define CONFIG_REGEX_MAX 256
 
 struct config {
 	unsigned int interval_msec;
@@ -36,9 +52,9 @@ struct config {
 	unsigned int reserve_permille;
 	unsigned int stall_bound_permille;
 	uint64_t refault_min_pages;
-	char protect[CONFIG_MAX_PROTECT][16];
+	char protect[CONFIG_MAX_PROTECT][CONFIG_COMM_LEN];
 	size_t nr_protect;
-	char prefer_regex[256], avoid_regex[256];
+	char prefer_regex[CONFIG_REGEX_MAX], avoid_regex[CONFIG_REGEX_MAX];
 	char prefer_cgroup[CONFIG_PATH_MAX], avoid_cgroup[CONFIG_PATH_MAX];
 	int log_level;
 	bool json;                  /* status: --json (command line only) */

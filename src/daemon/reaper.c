@@ -137,7 +137,7 @@ void reap_one(const struct reap_request *req, bool reap, struct reap_helpers *he
 	memset(&rep, 0, sizeof(rep));
 	rep.pid = req->pid;
 	memcpy(rep.comm, req->comm, sizeof(rep.comm));
-	rep.scope_idx = req->scope_idx;
+	rep.scope = req->scope;
 	rep.rss_kib = req->rss_kib;
 	rep.detect_usec = req->detect_usec;
 	rep.kill_usec = req->kill_usec;
@@ -192,7 +192,8 @@ static void *reaper_main(void *arg)
 	struct reaper *r = arg;
 	int err = reaper_raise_priority();
 
-	prefault_stack(PREFAULT_STACK_BYTES); /* locked now (mlockall MCL_FUTURE), not at the first reap */
+	prefault_stack(
+	    PREFAULT_STACK_BYTES); /* locked now (mlockall MCL_FUTURE), not at the first reap */
 
 	if (err)
 		log_errno(err, "reaper: cannot run SCHED_FIFO (reaping at normal priority)");

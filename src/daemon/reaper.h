@@ -28,9 +28,9 @@
 /*
  * Helpers: threads that call process_mrelease on the reaper's victim at the same time as the
  * reaper. The kernel unmaps in the callers' context and concurrent callers share the work out:
- * a frozen 1 GiB victim (4 KiB pages, kernel 6.18, 2 CPUs) was freed in 38-50 ms by two
- * callers, 69-94 ms by one; three or four callers on 2 CPUs did no better than two. So one
- * helper per CPU the daemon may run on beyond the first, at most REAPER_HELPERS_MAX.
+ * two callers free a frozen victim in about half the time one does, and three or four callers
+ * on 2 CPUs do no better than two (docs/daemon-design.md has the figures). So one helper per
+ * CPU the daemon may run on beyond the first, at most REAPER_HELPERS_MAX.
  */
 #define REAPER_HELPERS_MAX 3
 /* A helper only waits and makes one system call: a small stack, a few pages of it locked
@@ -50,15 +50,15 @@ enum reap_result {
 /*
  * struct reap_request - one victim.
  * @pidfd:            the reaper's own (dup'ed) pidfd; it closes it
- * @scope:            the scope whose usage is measured before and after (lives as long as
- *                    the daemon)
+ * @scope:            the scope whose usage is measured before and after; it comes back in
+ *                    the report (scopes are not replaced while a victim is with the reaper).
+ *                    The reaper reads only what does not change after set-up: kind, root, dir
  */
 struct reap_request {
 	int pidfd;
 	int pid;
 	char comm[16];
-	size_t scope_idx;
-	const struct scope *scope;
+	struct scope *scope;
 	uint64_t rss_kib;
 	uint64_t usage_before_bytes;
 	uint64_t detect_usec, kill_usec;
@@ -76,7 +76,7 @@ struct reap_request {
 struct reap_report {
 	int pid;
 	char comm[16];
-	size_t scope_idx;
+	struct scope *scope;
 	enum reap_result result;
 	int tries;
 	int err;

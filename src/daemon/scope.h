@@ -10,6 +10,7 @@
 #include "daemon/config.h"
 #include "linux/cgroupfs.h"
 #include "linux/procfs.h"
+#include "policy/badness.h"
 #include "policy/progress.h"
 #include "policy/retry.h"
 
@@ -30,12 +31,22 @@ enum scope_kind { SCOPE_MACHINE, SCOPE_CGROUP_V1, SCOPE_CGROUP_V2 };
 #define SCOPE_WINDOW_ROUNDS 10
 
 /*
- * Files a scope keeps open and re-reads with pread (open and close cost more than the read
- * of a small cgroupfs file). Machine: zoneinfo, buddyinfo, vmstat, meminfo, PSI. Cgroup:
- * limit, usage, failcnt (v1) or events (v2), stat, oom_control (v1) or pressure (v2), and
- * memory.high (v2: the kernel throttles there and never kills, so it is the scope's limit).
+ * The files a scope keeps open and re-reads with pread (open and close cost more than the read
+ * of a small cgroupfs file), named per kind; the tables in scope.c say where each one is, how it
+ * is read and what parses it. A v2 group's memory.high is its limit when lower than memory.max:
+ * the kernel throttles there and never kills.
  */
-enum scope_file { SF_0, SF_1, SF_2, SF_3, SF_4, SF_5, NR_SCOPE_FILES };
+enum machine_file {
+	MACHINE_ZONEINFO,
+	MACHINE_BUDDYINFO,
+	MACHINE_VMSTAT,
+	MACHINE_MEMINFO,
+	MACHINE_PSI,
+	NR_MACHINE_FILES
+};
+enum v1_file { V1_LIMIT, V1_USAGE, V1_FAILCNT, V1_STAT, V1_OOM_CONTROL, NR_V1_FILES };
+enum v2_file { V2_MAX, V2_CURRENT, V2_EVENTS, V2_STAT, V2_PRESSURE, V2_HIGH, NR_V2_FILES };
+#define SCOPE_MAX_FILES 6 /* the most of any kind: v2 */
 
 /* A quiet scope re-reads its expensive files (zoneinfo; memory.stat) at least this often. */
 #define SCOPE_FULL_READ_ROUNDS 50
@@ -68,6 +79,26 @@ struct scope_snapshot {
 };
 
 /*
+ * A scope's victim chosen ahead of its verdict. From its first round without progress, the
+ * loop lists a scope's tasks, chooses the victim and opens a pidfd on it (at most every
+ * CANDIDATE_REFRESH_USEC), so that the verdict kills at once through that pidfd: no /proc
+ * listing at the moment memory is exhausted, when every file read may stall in reclaim. A
+ * candidate older than CANDIDATE_MAX_AGE_USEC is not used, and is dropped.
+ */
+#define CANDIDATE_ARM_LOOPS    1
+#define CANDIDATE_REFRESH_USEC 1000000ull
+#define CANDIDATE_MAX_AGE_USEC 2000000ull
+
+/* struct candidate - held while @pidfd >= 0; the pidfd pins the process, whose start time
+ * matched @task when it was opened. */
+struct candidate {
+	int pidfd;
+	struct oom_task task;
+	long points;
+	uint64_t time_usec;
+};
+
+/*
  * struct scope - one watched scope and the retry rule's state for it.
  * @dir:          the cgroup's directory (with the root prefix); "" for the machine
  * @name:         what the log calls it ("machine" or the cgroup path)
@@ -77,6 +108,10 @@ struct scope_snapshot {
  *                loop sets it)
  * @events_watch_fd: v2: memory.events opened for the loop's epoll set (kernfs signals a change
  *                with EPOLLPRI), or -1
+ * @fds:          the kind's files (enum machine_file, v1_file, v2_file), -1 until first read
+ * @page_shift:   the kernel's page size (sys_page_shift()), for its byte and page counts
+ * @cand:         the victim chosen ahead of the verdict
+ * @kill_pending: a victim is with the reaper: kill no other in this scope until it reports
  */
 struct scope {
 	enum scope_kind kind;
@@ -87,7 +122,8 @@ struct scope {
 	int pressure_efd;
 	bool woken;
 	int events_watch_fd;
-	int fds[NR_SCOPE_FILES];
+	int fds[SCOPE_MAX_FILES];
+	unsigned int page_shift;
 	unsigned int full_age;   /* acquires since the expensive files were last read */
 	uint64_t gate_stall_usec; /* the machine's PSI some total at that read */
 	uint64_t gate_refaulted;  /* the machine's refault counter at that read */
@@ -105,13 +141,15 @@ struct scope {
 	bool decided;
 	bool oom;
 	bool restore_oom_kill_disable; /* we set oom_kill_disable=1; put 0 back at exit */
+	struct candidate cand;
+	bool kill_pending;
 };
 
 /* "machine", "cgroup-v1" or "cgroup-v2". */
 const char *scope_kind_name(enum scope_kind kind);
 
-/* The machine scope. Return: 0 or -errno. */
-int scope_init_machine(struct scope *s, const char *root, char *scratch);
+/* The machine scope, with pages of 1 << @page_shift bytes. Return: 0 or -errno. */
+int scope_init_machine(struct scope *s, const char *root, unsigned int page_shift, char *scratch);
 
 /*
  * scope_init_cgroup() - a memory cgroup given by its path. v1 or v2 is read from the mount
@@ -119,28 +157,8 @@ int scope_init_machine(struct scope *s, const char *root, char *scratch);
  * with a reason in @err.
  */
 int scope_init_cgroup(struct scope *s, const char *root, const char *path,
-		      const struct cgroup_mounts *mounts, char *scratch, char *err, size_t errsize);
-
-/* scope_v1_eventfd() - an eventfd for @file of the v1 group @dir, registered through its
- * cgroup.event_control with @args after the two fds. Return: the eventfd or -errno. */
-int scope_v1_eventfd(const char *dir, const char *file, const char *args);
-
-/* scope_register_oom_event() - v1: an eventfd signalled on OOM (cgroup.event_control). */
-int scope_register_oom_event(struct scope *s);
-
-/*
- * scope_register_pressure_event() - v1: an eventfd signalled by vmpressure, at every level, for
- * reclaim in the group or below it (the kernel signals once per 512 pages scanned). A quiet
- * round of a group with it reads no file at all (see scope_acquire_gated()).
- */
-int scope_register_pressure_event(struct scope *s);
-
-/*
- * scope_watch_events() - v2: open memory.events for the loop to watch. A v2 group whose
- * memory.events did not change since its last read reads no file (see scope_acquire_gated()).
- * Return: 0 or -errno.
- */
-int scope_watch_events(struct scope *s);
+		      const struct cgroup_mounts *mounts, unsigned int page_shift, char *scratch,
+		      char *err, size_t errsize);
 
 void scope_close(struct scope *s);
 
@@ -152,7 +170,8 @@ int scope_acquire(struct scope *s, char *scratch, uint64_t now_usec);
  * when v1 groups are watched, the refaults of the whole v1 hierarchy (@has_refaulted; the root
  * group's memory.stat, hierarchical totals): v1 has no per-group PSI, and a group that thrashes
  * on its page cache need not move its failcnt nor the machine's PSI (its rereads wait in the
- * block layer, not in a memstall; measured, docs/daemon.md), but it moves the refault counters.
+ * block layer, not in a memstall; measured, docs/daemon-design.md), but it moves the refault
+ * counters.
  * @no_pressure: no v1 group's vmpressure eventfd is readable (one epoll_wait for all of them
  * said so): the groups need not read theirs.
  */
@@ -190,6 +209,17 @@ void scope_push_history(struct scope *s);
  * seed's rule when it was a round. Sets s->oom when the rule says OOM. Pure: reads only @s and @c.
  */
 void scope_decide(struct scope *s, const struct config *c);
+
+/*
+ * scope_cgroup_zone() - a memory cgroup as one zone for the seed's rule: size = limit, free =
+ * limit - usage, min = @reserve_permille of the limit (at least a page), low and high spaced
+ * above min as the kernel spaces them, reclaimable = the file LRU (+ anon with swap free).
+ */
+void scope_cgroup_zone(struct scope_snapshot *snap, unsigned int reserve_permille,
+		       uint64_t dirty_bytes, unsigned int page_shift);
+
+/* scope_totalpages() - the scope's size in pages, what oom_badness() scales against. */
+unsigned long scope_totalpages(const struct scope *s);
 
 /* scope_build_request() - the order-0 user allocation the rule is asked about. */
 void scope_build_request(const struct scope *s, struct alloc_request *ret_req);

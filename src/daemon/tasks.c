@@ -67,12 +67,17 @@ static bool cgroup_matches(const char *root, int pid, const char *want, char *sc
 	return !strncmp(path, want, len) && (path[len] == '/' || path[len] == '\0');
 }
 
+/* 32-bit FNV-1a: its published offset basis and prime. A collision costs one stale regex
+ * result until the next reload, and names are 15 bytes at most. */
+#define FNV32_OFFSET_BASIS 2166136261u
+#define FNV32_PRIME        16777619u
+
 static uint32_t name_hash(const char *comm)
 {
-	uint32_t h = 2166136261u;
+	uint32_t h = FNV32_OFFSET_BASIS;
 
 	for (; *comm; comm++)
-		h = (h ^ (unsigned char)*comm) * 16777619u;
+		h = (h ^ (unsigned char)*comm) * FNV32_PRIME;
 	return h;
 }
 
@@ -122,11 +127,12 @@ static void task_flags(struct oom_task *t, const char *root, const struct config
 }
 
 /* What /proc/PID/status adds to a task read from its stat: swap, page tables, the mm. */
-static void task_add_status(struct oom_task *t, const struct pid_status *ss)
+static void task_add_status(struct oom_task *t, const struct pid_status *ss,
+			    unsigned int page_shift)
 {
-	t->rss_pages = ss->rss_kib / 4;
-	t->swap_pages = ss->swap_kib / 4;
-	t->pgtables_pages = ss->pte_kib / 4;
+	t->rss_pages = kib_to_pages(ss->rss_kib, page_shift);
+	t->swap_pages = kib_to_pages(ss->swap_kib, page_shift);
+	t->pgtables_pages = kib_to_pages(ss->pte_kib, page_shift);
 	if (ss->kthread == 1)
 		t->flags |= OOM_TASK_KTHREAD;
 	if (!ss->has_vm)
@@ -144,30 +150,6 @@ static void task_from_stat(struct oom_task *t, int pid, const struct pid_stat *s
 		t->flags |= OOM_TASK_KTHREAD;
 	if (st->state == 'Z' || st->state == 'X')
 		t->flags |= OOM_TASK_NO_MM;
-}
-
-int tasks_read_one(const char *root, int pid, const struct config *c, const struct victim_table *vt,
-		   int self_pid, char *scratch, size_t size, struct oom_task *ret_task)
-{
-	struct oom_task t;
-	struct pid_stat st;
-	struct pid_status ss;
-	int r;
-
-	r = read_pid_stat(root, pid, scratch, size, &st);
-	if (r < 0)
-		return r;
-	r = read_pid_status(root, pid, scratch, size, &ss);
-	if (r < 0)
-		return r;
-	task_from_stat(&t, pid, &st);
-	r = read_pid_oom_score_adj(root, pid, &t.oom_score_adj);
-	if (r < 0)
-		return r;
-	task_add_status(&t, &ss);
-	task_flags(&t, root, c, vt, self_pid, NULL, scratch, size);
-	*ret_task = t;
-	return 0;
 }
 
 /* 3072 of them are locked in memory (the table and the sweep's copy): the RSS target. */
@@ -359,7 +341,7 @@ static void add_pid(struct task_list *tl, const struct scope *s, const struct co
  */
 static void add_details(struct task_list *tl, const struct scope *s, char *scratch, size_t size)
 {
-	unsigned long totalpages = (unsigned long)(s->cur.limit_bytes / 4096);
+	unsigned long totalpages = scope_totalpages(s);
 	size_t done[TASKS_DETAIL_TOP];
 	size_t nr_done = 0;
 
@@ -385,7 +367,7 @@ static void add_details(struct task_list *tl, const struct scope *s, char *scrat
 			break;
 		done[nr_done++] = best;
 		if (read_pid_status(s->root, tl->tasks[best].pid, scratch, size, &ss) == 0)
-			task_add_status(&tl->tasks[best], &ss);
+			task_add_status(&tl->tasks[best], &ss, s->page_shift);
 	}
 }
 

@@ -45,8 +45,9 @@ void victim_set_state(struct victim_table *vt, int pid, enum victim_state state)
  * re-reads them with pread; only processes new since the last listing are opened. Kernel
  * threads are recognised once and not read again while their pid stays listed. Entries of
  * processes that exited are closed after the listing (fds_sweep() in tasks.c: a group's
- * listing keeps other scopes' processes until TASKS_SWEEP_AGE). /proc/PID/status (swap, page tables) is read, by
- * path, only for the TASKS_DETAIL_TOP tasks that rank highest on rss and oom_score_adj.
+ * listing keeps other scopes' processes until TASKS_SWEEP_AGE). /proc/PID/status (swap, page
+ * tables) is read, by path, only for the TASKS_DETAIL_TOP tasks that rank highest on rss and
+ * oom_score_adj.
  */
 #define TASKS_FD_MAX     1024 /* processes whose files are kept open; more are read by path */
 #define TASKS_SWEEP_AGE  32   /* listings of other scopes a process's files outlive */
@@ -74,7 +75,8 @@ struct task_list {
 	struct proc_fds fds[TASKS_FD_SLOTS];
 	struct proc_fds keep[TASKS_FD_MAX]; /* scratch for the sweep after a listing */
 	size_t nr_fds;
-	size_t max_fds; /* processes kept; 0: TASKS_FD_MAX (the daemon sets it from RLIMIT_NOFILE) */
+	size_t
+	    max_fds; /* processes kept; 0: TASKS_FD_MAX (the daemon sets it from RLIMIT_NOFILE) */
 	bool known_only; /* set by the caller: list only processes whose files are kept open, and
 			  * read no status file (rss from stat; swap and page tables left 0) */
 	size_t skipped_new; /* processes a known_only listing left out (a machine's walks the
@@ -100,9 +102,5 @@ void tasks_close(struct task_list *tl);
  */
 int tasks_acquire(struct task_list *tl, const struct scope *s, const struct config *c,
 		  const struct victim_table *vt, int self_pid, char *scratch, size_t size);
-
-/* tasks_read_one() - one process (as tasks_acquire() reads it). -ESRCH/-ENOENT: gone. */
-int tasks_read_one(const char *root, int pid, const struct config *c, const struct victim_table *vt,
-		   int self_pid, char *scratch, size_t size, struct oom_task *ret_task);
 
 #endif

@@ -166,6 +166,18 @@ bool sys_pidfd_exited(int pidfd, int msec)
 	return sys->poll(&p, 1, msec) > 0 && (p.revents & (POLLIN | POLLHUP));
 }
 
+unsigned int sys_page_shift(void)
+{
+	long bytes = sysconf(_SC_PAGESIZE);
+	unsigned int shift = 10;
+
+	if (bytes <= 0)
+		return 12; /* never seen (the C library reads it from the auxiliary vector) */
+	while ((1l << shift) < bytes && shift < 30)
+		shift++;
+	return shift;
+}
+
 const char *sys_errno_name(int err)
 {
 	static const struct {

@@ -8,6 +8,7 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/epoll.h>
 #include <sys/types.h>
 
@@ -81,6 +82,34 @@ int sys_open_path(const char *root, const char *path, int flags);
  */
 ssize_t sys_read_kept(int *fd, const char *root, const char *path, char *buf, size_t size,
 		      bool whole);
+
+/*
+ * The kernel's page size as a shift: 12 on x86-64 (4 KiB pages), 14 or 16 on arm64 and ppc64
+ * kernels built with 16 or 64 KiB pages. sys_page_shift() asks once, at start-up; whoever
+ * converts keeps the shift (a scope does) and converts through the functions below, which name
+ * their units. A page is at least 1 KiB on every architecture Linux runs on.
+ */
+unsigned int sys_page_shift(void);
+
+static inline uint64_t pages_to_bytes(uint64_t pages, unsigned int shift)
+{
+	return pages << shift;
+}
+
+static inline uint64_t bytes_to_pages(uint64_t bytes, unsigned int shift)
+{
+	return bytes >> shift;
+}
+
+static inline uint64_t pages_to_kib(uint64_t pages, unsigned int shift)
+{
+	return pages << (shift - 10);
+}
+
+static inline uint64_t kib_to_pages(uint64_t kib, unsigned int shift)
+{
+	return kib >> (shift - 10);
+}
 
 /* sys_pidfd_exited() - wait up to @msec (0: do not wait) for @pidfd's process to exit. */
 bool sys_pidfd_exited(int pidfd, int msec);

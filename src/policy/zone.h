@@ -22,6 +22,11 @@ enum migratetype {
 
 enum zone_watermarks { WMARK_MIN, WMARK_LOW, WMARK_HIGH, NR_WMARK };
 
+/* How far low and high stand above min in 4.4-4.5 (__setup_per_zone_wmarks, before
+ * watermark_scale_factor): low = min + min/4, high = min + min/2. */
+#define WMARK_LOW_SHIFT  2
+#define WMARK_HIGH_SHIFT 1
+
 /*
  * struct zone_snapshot - one zone as the decisions see it at one instant.
  * @idx:                     zone type, indexes lowmem_reserve

@@ -99,6 +99,78 @@ static void compact_zonelist(struct sim *s, unsigned int order, int classzone, u
 }
 
 /*
+ * direct_reclaim() - step 3 of slowpath_round(): direct compaction for a costly order, then
+ * direct reclaim, each followed by a try of the freelists (a page: *@ret_pfn, else NO_PFN). CPU
+ * time goes to *@cost, a throttle on a congested device to *@sleep. Return: pages reclaimed.
+ */
+static unsigned long direct_reclaim(struct sim *s, struct sim_task *t, unsigned int alloc_flags,
+				    int classzone, uint64_t *cost, uint64_t *sleep,
+				    int32_t *ret_pfn)
+{
+	struct alloc_state *a = &t->alloc;
+	struct reclaim_result rr;
+	unsigned long nr;
+
+	*cost = cpu_time(s, RECLAIM_ROUND_USEC * 1000ull);
+	if (a->order) {
+		compact_zonelist(s, a->order, classzone, cost);
+		*ret_pfn = get_page_from_freelist(s, a->gfp, a->order, alloc_flags, classzone);
+		if (*ret_pfn != NO_PFN)
+			return 0;
+	}
+	nr = try_to_free_pages(s, a->gfp, classzone, &rr);
+	a->rounds++;
+	*cost += cpu_time(s, rr.nr_scanned * SCAN_PAGE_NSEC + rr.nr_reclaimed * FREE_PAGE_NSEC);
+	if (rr.met_dirty && bdev_congested(s))
+		*sleep += wait_iff_congested(s, RECLAIM_THROTTLE_USEC);
+	*ret_pfn = get_page_from_freelist(s, a->gfp, a->order, alloc_flags, classzone);
+	return nr;
+}
+
+enum may_oom { MAY_OOM_PAGE, MAY_OOM_RETRY, MAY_OOM_NOPAGE, MAY_OOM_NORETRY };
+
+/*
+ * alloc_may_oom() - steps 7-8 of slowpath_round(), after the rule said OOM: as
+ * __alloc_pages_may_oom(), the high watermark once more (a page: *@ret_pfn), then the killer for
+ * the requests it serves. A killer that made progress (or will) resets the counter and the
+ * round retries, after *@sleep grows by the jiffy the killer's caller sleeps.
+ */
+static enum may_oom alloc_may_oom(struct sim *s, struct sim_task *t, int classzone,
+				  int32_t *ret_pfn, uint64_t *sleep)
+{
+	struct alloc_state *a = &t->alloc;
+	gfp_t gfp = a->gfp;
+	unsigned int order = a->order;
+	bool killed = false, progress;
+
+	*ret_pfn =
+	    get_page_from_freelist(s, gfp, order, ALLOC_WMARK_HIGH | ALLOC_CPUSET, classzone);
+	if (*ret_pfn != NO_PFN)
+		return MAY_OOM_PAGE;
+	if (!(gfp & __GFP_NOFAIL) && !(order <= PAGE_ALLOC_COSTLY_ORDER &&
+				       classzone >= ZONE_NORMAL && !(gfp & __GFP_THISNODE)))
+		return MAY_OOM_NORETRY;
+	if (!(gfp & __GFP_FS)) {
+		progress = true; /* the killer does not compensate for IO-less reclaim */
+	} else {
+		unsigned long waits = s->res->oom_waits;
+
+		if (!s->res->rounds_to_oom)
+			s->res->rounds_to_oom = a->rounds;
+		progress = out_of_memory(s, t, gfp, order, &killed);
+		a->last_oom_wait = s->res->oom_waits != waits;
+	}
+	if (s->stop)
+		return MAY_OOM_NOPAGE;
+	if (!progress)
+		return MAY_OOM_NORETRY;
+	retry_state_oom_progress(&a->rs);
+	if (killed)
+		*sleep += JIFFY_USEC; /* schedule_timeout_killable(1) */
+	return MAY_OOM_RETRY;
+}
+
+/*
  * slowpath_round() - one pass of __alloc_pages_slowpath() from its retry label: kswapd, the
  * freelist at min, direct compaction (order > 0), direct reclaim, the rule's retry decision, the
  * OOM killer. Returns ALLOC_OK with *ret_pfn, ALLOC_WAIT with the time until the next pass in
@@ -115,10 +187,8 @@ static enum alloc_status slowpath_round(struct sim *s, struct sim_task *t, int32
 	struct zone_snapshot zones[MAX_NR_ZONES];
 	struct alloc_request req;
 	struct retry_decision d;
-	struct reclaim_result rr;
 	uint64_t cost = 0, sleep = 0;
 	unsigned long nr;
-	bool killed = false;
 	int32_t pfn;
 
 	/* 1. Wake kswapd; TIF_MEMDIE may use every reserve. */
@@ -134,20 +204,8 @@ static enum alloc_status slowpath_round(struct sim *s, struct sim_task *t, int32
 	if (!(gfp & __GFP_DIRECT_RECLAIM) || (t->killed && !(gfp & __GFP_NOFAIL)))
 		goto nopage;
 
-	/* 3. Direct compaction, then direct reclaim. */
-	cost = cpu_time(s, RECLAIM_ROUND_USEC * 1000ull);
-	if (order) {
-		compact_zonelist(s, order, classzone, &cost);
-		pfn = get_page_from_freelist(s, gfp, order, alloc_flags, classzone);
-		if (pfn != NO_PFN)
-			goto got_pg;
-	}
-	nr = try_to_free_pages(s, gfp, classzone, &rr);
-	a->rounds++;
-	cost += cpu_time(s, rr.nr_scanned * SCAN_PAGE_NSEC + rr.nr_reclaimed * FREE_PAGE_NSEC);
-	if (rr.met_dirty && bdev_congested(s))
-		sleep += wait_iff_congested(s, RECLAIM_THROTTLE_USEC);
-	pfn = get_page_from_freelist(s, gfp, order, alloc_flags, classzone);
+	/* 3. */
+	nr = direct_reclaim(s, t, alloc_flags, classzone, &cost, &sleep, &pfn);
 	if (pfn != NO_PFN)
 		goto got_pg;
 
@@ -168,33 +226,16 @@ static enum alloc_status slowpath_round(struct sim *s, struct sim_task *t, int32
 		goto retry;
 	}
 
-	/* 7. __alloc_pages_may_oom(): the high watermark once more, then the killer. */
-	pfn = get_page_from_freelist(s, gfp, order, ALLOC_WMARK_HIGH | ALLOC_CPUSET, classzone);
-	if (pfn != NO_PFN)
+	/* 7-8. */
+	switch (alloc_may_oom(s, t, classzone, &pfn, &sleep)) {
+	case MAY_OOM_PAGE:
 		goto got_pg;
-	if ((gfp & __GFP_NOFAIL) || (order <= PAGE_ALLOC_COSTLY_ORDER && classzone >= ZONE_NORMAL &&
-				     !(gfp & __GFP_THISNODE))) {
-		bool progress;
-
-		if (!(gfp & __GFP_FS)) {
-			progress = true; /* the killer does not compensate for IO-less reclaim */
-		} else {
-			unsigned long waits = s->res->oom_waits;
-
-			if (!s->res->rounds_to_oom)
-				s->res->rounds_to_oom = a->rounds;
-			progress = out_of_memory(s, t, gfp, order, &killed);
-			a->last_oom_wait = s->res->oom_waits != waits;
-		}
-		if (s->stop)
-			goto nopage;
-		/* 8. The killer made progress (or will): reset the counter and retry. */
-		if (progress) {
-			retry_state_oom_progress(&a->rs);
-			if (killed)
-				sleep += JIFFY_USEC; /* schedule_timeout_killable(1) */
-			goto retry;
-		}
+	case MAY_OOM_RETRY:
+		goto retry;
+	case MAY_OOM_NOPAGE:
+		goto nopage;
+	case MAY_OOM_NORETRY:
+		break;
 	}
 
 noretry:

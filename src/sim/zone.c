@@ -43,8 +43,8 @@ static void setup_watermarks(struct sim *s)
 		unsigned long tmp = pages_min * zs->managed_pages / lowmem_pages;
 
 		zs->watermark[WMARK_MIN] = tmp;
-		zs->watermark[WMARK_LOW] = tmp + (tmp >> 2);
-		zs->watermark[WMARK_HIGH] = tmp + (tmp >> 1);
+		zs->watermark[WMARK_LOW] = tmp + (tmp >> WMARK_LOW_SHIFT);
+		zs->watermark[WMARK_HIGH] = tmp + (tmp >> WMARK_HIGH_SHIFT);
 		for (int j = 0; j < MAX_NR_ZONES; j++) {
 			unsigned long above = 0;
 

@@ -22,6 +22,7 @@
 #include <cmocka.h>
 
 #include "daemon/daemon.h"
+#include "daemon/options.h"
 #include "daemon/log.h"
 #include "linux/sys.h"
 
@@ -93,14 +94,15 @@ static void test_events(void **state)
 	}
 	argv[argc] = NULL;
 	memset(&d, 0, sizeof(d));
-	if (daemon_build_config(&d.cfg, argc, argv, err, sizeof(err)) < 0 ||
+	daemon_init(&d, argc, argv);
+	if (options_parse(&d.cfg, argc, argv, err, sizeof(err)) != 0 ||
 	    daemon_setup_scopes(&d, err, sizeof(err)) < 0)
 		fail_msg("setup: %s", err);
 	d.self_pid = getpid();
-	assert_int_equal(daemon_start_events(&d), 0);
-	assert_true(d.v1_evented);
-	assert_true(d.machine_evented);
-	assert_int_equal(d.nr_pressure, GROUPS);
+	assert_int_equal(events_start(&d), 0);
+	assert_true(d.ev.v1_evented);
+	assert_true(d.ev.machine_efd >= 0);
+	assert_int_equal(d.ev.nr_pressure, GROUPS);
 	assert_int_equal(d.scopes[0].kind, SCOPE_MACHINE);
 	for (int g = 1; g <= GROUPS; g++) {
 		assert_true(d.scopes[g].oom_efd >= 0);
@@ -115,14 +117,15 @@ static void test_events(void **state)
 	for (int i = 0, quiet = 0; quiet < 3 && i < 50; i++) {
 		preads = 0;
 		daemon_round(&d);
-		if (!d.lru_gen && d.psi_age == 0)
+		if (!d.ev.lru_gen && d.ev.psi_age == 0)
 			continue; /* reclaim elsewhere: the root fired */
-		assert_int_equal(preads, d.lru_gen ? 1 : 0); /* no group file, no root memory.stat */
+		assert_int_equal(preads,
+				 d.ev.lru_gen ? 1 : 0); /* no group file, no root memory.stat */
 		for (int g = 1; g <= GROUPS; g++)
 			assert_true(d.scopes[g].full_age > 0);
 		quiet++;
 	}
-	assert_true(d.lru_gen || d.psi_age > 0);
+	assert_true(d.ev.lru_gen || d.ev.psi_age > 0);
 	failcnt = d.scopes[2].cur.stall_events;
 	/* 64 MiB of page cache through a 32 MiB group: the kernel reclaims in it. vmpressure
 	 * signals from a work item: wait (bounded) until the group's eventfd and the root's are
@@ -130,16 +133,17 @@ static void test_events(void **state)
 	assert_int_equal(write_in_group(1, 64), 0);
 	{
 		struct pollfd p[2] = {{.fd = d.scopes[2].pressure_efd, .events = POLLIN},
-				      {.fd = d.machine_efd, .events = POLLIN}};
+				      {.fd = d.ev.machine_efd, .events = POLLIN}};
 
 		for (int k = 0; k < 2; k++) {
 			if (poll(&p[k], 1, 2000) != 1)
-				fail_msg("no vmpressure event within 2 s (%s)", k ? "root" : "group");
+				fail_msg("no vmpressure event within 2 s (%s)",
+					 k ? "root" : "group");
 		}
 	}
 	preads = 0;
 	daemon_round(&d);
-	assert_int_equal(d.psi_age, 0);      /* the root fired: PSI read */
+	assert_int_equal(d.ev.psi_age, 0);      /* the root fired: PSI read */
 	assert_int_equal(d.scopes[2].full_age, 0);
 	assert_true(d.scopes[2].cur.stall_events > failcnt);
 	assert_true(preads >= 6); /* PSI and the group's five files */
@@ -151,7 +155,9 @@ static void test_events(void **state)
 	assert_true(preads <= 1); /* at most PSI, if something else on the machine reclaimed */
 	sys = &sys_ops_real;
 	daemon_teardown(&d);
-	assert_false(d.eps_open);
+	assert_int_equal(d.ev.wake_ep, -1);
+	assert_int_equal(d.ev.pressure_ep, -1);
+	assert_int_equal(d.ev.machine_efd, -1);
 }
 
 int main(void)
@@ -161,7 +167,8 @@ int main(void)
 
 	if (geteuid() != 0 || access(MEMCG_ROOT "/memory.limit_in_bytes", F_OK) != 0 ||
 	    access(MEMCG_ROOT "/memory.pressure_level", F_OK) != 0) {
-		printf("SKIP: needs root and the cgroup v1 memory controller with pressure_level\n");
+		printf(
+		    "SKIP: needs root and the cgroup v1 memory controller with pressure_level\n");
 		return 0;
 	}
 	snprintf(scratch_file, sizeof(scratch_file), "build/oomguard-test-events-%d.data",

@@ -19,6 +19,7 @@
 #include <cmocka.h>
 
 #include "daemon/daemon.h"
+#include "daemon/options.h"
 #include "daemon/log.h"
 #include "linux/sys.h"
 
@@ -95,7 +96,8 @@ static int setup_with(int argc, char **argv)
 	char err[256];
 
 	memset(&d, 0, sizeof(d));
-	if (daemon_build_config(&d.cfg, argc, argv, err, sizeof(err)) < 0 ||
+	daemon_init(&d, argc, argv);
+	if (options_parse(&d.cfg, argc, argv, err, sizeof(err)) != 0 ||
 	    daemon_setup_scopes(&d, err, sizeof(err)) < 0) {
 		print_message("setup: %s\n", err);
 		return -1;
@@ -132,7 +134,7 @@ static int teardown(void **state)
 {
 	(void)state;
 	sys = &sys_ops_real;
-	daemon_disarm(&d, 0);
+	candidate_drop(&d.scopes[0]);
 	tasks_close(&d.tasks);
 	reap_child(&big);
 	reap_child(&small);
@@ -171,7 +173,7 @@ static void test_exit_before_pidfd_open(void **state)
 	(void)state;
 	race_pid = victim.pid;
 	fake.pidfd_open = racing_pidfd_open;
-	assert_int_equal(daemon_kill(&d, 0, &victim, now_usec()), -ESRCH);
+	assert_int_equal(daemon_kill(&d, &d.scopes[0], &victim, now_usec()), -ESRCH);
 	assert_small_alive();
 }
 
@@ -181,7 +183,7 @@ static void test_exit_before_signal(void **state)
 
 	(void)state;
 	fake.pidfd_send_signal = racing_send_signal;
-	assert_int_equal(daemon_kill(&d, 0, &victim, now_usec()), -ESRCH);
+	assert_int_equal(daemon_kill(&d, &d.scopes[0], &victim, now_usec()), -ESRCH);
 	assert_small_alive();
 }
 
@@ -191,7 +193,7 @@ static void test_pid_reused(void **state)
 
 	(void)state;
 	victim.start_time++; /* as if the pid now named a newer process */
-	assert_int_equal(daemon_kill(&d, 0, &victim, now_usec()), -ESRCH);
+	assert_int_equal(daemon_kill(&d, &d.scopes[0], &victim, now_usec()), -ESRCH);
 	assert_small_alive();
 	assert_int_equal(kill(big, 0), 0); /* the "new" process was not touched either */
 }
@@ -203,11 +205,11 @@ static void test_armed_kill(void **state)
 
 	(void)state;
 	(void)choose();
-	assert_int_equal(daemon_arm(&d, 0, now_usec()), 0);
-	assert_true(d.cand[0].armed);
-	assert_int_equal(d.cand[0].task.pid, big);
-	daemon_act(&d, 0, now_usec());
-	assert_false(d.cand[0].armed);
+	assert_int_equal(daemon_arm(&d, &d.scopes[0], now_usec()), 0);
+	assert_true(d.scopes[0].cand.pidfd >= 0);
+	assert_int_equal(d.scopes[0].cand.task.pid, big);
+	daemon_act(&d, &d.scopes[0], now_usec());
+	assert_int_equal(d.scopes[0].cand.pidfd, -1);
 	assert_int_equal(d.kills, 1);
 	assert_int_equal(waitpid(big, &status, 0), big);
 	assert_true(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
@@ -220,10 +222,10 @@ static void test_armed_victim_exited(void **state)
 {
 	(void)state;
 	(void)choose();
-	assert_int_equal(daemon_arm(&d, 0, now_usec()), 0);
+	assert_int_equal(daemon_arm(&d, &d.scopes[0], now_usec()), 0);
 	reap_child(&big);
-	daemon_act(&d, 0, now_usec());
-	assert_false(d.cand[0].armed);
+	daemon_act(&d, &d.scopes[0], now_usec());
+	assert_int_equal(d.scopes[0].cand.pidfd, -1);
 	assert_small_alive();
 }
 
@@ -234,10 +236,10 @@ static void test_armed_stale(void **state)
 
 	(void)state;
 	(void)choose();
-	assert_int_equal(daemon_arm(&d, 0, now_usec()), 0);
-	d.cand[0].task.pid = small; /* what a stale candidate would name; must not be used */
-	d.cand[0].time_usec -= CANDIDATE_MAX_AGE_USEC + 1;
-	daemon_act(&d, 0, now_usec());
+	assert_int_equal(daemon_arm(&d, &d.scopes[0], now_usec()), 0);
+	d.scopes[0].cand.task.pid = small; /* what a stale candidate would name; must not be used */
+	d.scopes[0].cand.time_usec -= CANDIDATE_MAX_AGE_USEC + 1;
+	daemon_act(&d, &d.scopes[0], now_usec());
 	assert_int_equal(d.kills, 1);
 	assert_int_equal(waitpid(big, &status, 0), big);
 	big = 0;
@@ -362,7 +364,7 @@ static void test_group_listing_keeps_others(void **state)
 	pid_t me = getpid();
 
 	(void)state;
-	assert_int_equal(scope_init_machine(&m, NULL, d.scratch), 0);
+	assert_int_equal(scope_init_machine(&m, NULL, sys_page_shift(), d.scratch), 0);
 	assert_int_equal(tasks_acquire(&d.tasks, &m, &d.cfg, &d.victims, d.self_pid, d.scratch,
 				       sizeof(d.scratch)),
 			 0);
@@ -416,7 +418,7 @@ static void test_machine_known_only(void **state)
 	pid_t extra, gone;
 
 	(void)state;
-	assert_int_equal(scope_init_machine(&m, NULL, d.scratch), 0);
+	assert_int_equal(scope_init_machine(&m, NULL, sys_page_shift(), d.scratch), 0);
 	assert_int_equal(tasks_acquire(&d.tasks, &m, &d.cfg, &d.victims, d.self_pid, d.scratch,
 				       sizeof(d.scratch)),
 			 0);

@@ -31,32 +31,40 @@ static struct scope group(uint64_t used_mib, int loops)
 	return s;
 }
 
+/* arm_decide() on scope @s holding candidate @c (a pidfd >= 0: one is held). */
+static enum arm_action decide_with(struct scope s, struct candidate c, uint64_t now)
+{
+	s.cand = c;
+	return arm_decide(&s, now);
+}
+
 static void test_arm_decide(void **state)
 {
 	const uint64_t now = 100000000;
-	struct candidate none = {0}, fresh = {.armed = true, .time_usec = now - 10000},
-			 old = {.armed = true, .time_usec = now - CANDIDATE_REFRESH_USEC},
-			 stale = {.armed = true, .time_usec = now - CANDIDATE_MAX_AGE_USEC - 1};
+	/* The pidfds are never used: any descriptor number says "held". */
+	struct candidate none = {.pidfd = -1}, fresh = {.pidfd = 3, .time_usec = now - 10000},
+			 old = {.pidfd = 3, .time_usec = now - CANDIDATE_REFRESH_USEC},
+			 stale = {.pidfd = 3, .time_usec = now - CANDIDATE_MAX_AGE_USEC - 1};
 	struct scope calm = group(500, 0), pressed = group(500, CANDIDATE_ARM_LOOPS),
 		     near = group(901, 0), edge = group(899, 0);
 
 	(void)state;
 	/* Nothing to fear: nothing chosen, and a candidate is kept until it is stale. */
-	assert_int_equal(arm_decide(&calm, &none, now), ARM_KEEP);
-	assert_int_equal(arm_decide(&calm, &fresh, now), ARM_KEEP);
-	assert_int_equal(arm_decide(&calm, &old, now), ARM_KEEP);
-	assert_int_equal(arm_decide(&calm, &stale, now), ARM_DROP);
+	assert_int_equal(decide_with(calm, none, now), ARM_KEEP);
+	assert_int_equal(decide_with(calm, fresh, now), ARM_KEEP);
+	assert_int_equal(decide_with(calm, old, now), ARM_KEEP);
+	assert_int_equal(decide_with(calm, stale, now), ARM_DROP);
 	/* The first round without progress chooses; a fresh choice is kept, an old one renewed. */
-	assert_int_equal(arm_decide(&pressed, &none, now), ARM_CHOOSE);
-	assert_int_equal(arm_decide(&pressed, &fresh, now), ARM_KEEP);
-	assert_int_equal(arm_decide(&pressed, &old, now), ARM_CHOOSE);
-	assert_int_equal(arm_decide(&pressed, &stale, now), ARM_CHOOSE);
+	assert_int_equal(decide_with(pressed, none, now), ARM_CHOOSE);
+	assert_int_equal(decide_with(pressed, fresh, now), ARM_KEEP);
+	assert_int_equal(decide_with(pressed, old, now), ARM_CHOOSE);
+	assert_int_equal(decide_with(pressed, stale, now), ARM_CHOOSE);
 	/* Under SCOPE_NEAR_LIMIT_FREE_PERMILLE (10 %) left, even with progress. */
-	assert_int_equal(arm_decide(&near, &none, now), ARM_CHOOSE);
-	assert_int_equal(arm_decide(&near, &fresh, now), ARM_KEEP);
-	assert_int_equal(arm_decide(&edge, &none, now), ARM_KEEP);
+	assert_int_equal(decide_with(near, none, now), ARM_CHOOSE);
+	assert_int_equal(decide_with(near, fresh, now), ARM_KEEP);
+	assert_int_equal(decide_with(edge, none, now), ARM_KEEP);
 	/* A scope never read (limit 0) is not near anything. */
-	assert_int_equal(arm_decide(&(struct scope){0}, &none, now), ARM_KEEP);
+	assert_int_equal(decide_with((struct scope){0}, none, now), ARM_KEEP);
 }
 
 static void test_listing_known_only(void **state)
@@ -92,7 +100,8 @@ static void test_lru_gen_enabled(void **state)
 	const struct {
 		const char *content;
 		bool on;
-	} cases[] = {{"0x0007\n", true}, {"0x0001\n", true}, {"0x0000\n", false}, {"0x0006\n", false}};
+	} cases[] = {
+	    {"0x0007\n", true}, {"0x0001\n", true}, {"0x0000\n", false}, {"0x0006\n", false}};
 	int fd = -1, kept;
 	FILE *f;
 

@@ -14,6 +14,7 @@
 
 #include "daemon/daemon.h"
 #include "daemon/log.h"
+#include "daemon/options.h"
 
 static char path[64];
 
@@ -30,7 +31,7 @@ static void write_conf(const char *text)
 
 static int build(struct config *c, char *err, size_t errsize, int argc, char **argv)
 {
-	return daemon_build_config(c, argc, argv, err, errsize);
+	return options_parse(c, argc, argv, err, errsize);
 }
 
 static void test_file_then_options(void **state)
@@ -113,6 +114,40 @@ static void test_bad_options(void **state)
 	assert_non_null(strstr(err, "/nonexistent/oomguard.conf"));
 }
 
+/* --help is no error; the usage text lists every option the parser takes, each of them taken. */
+static void test_help_from_the_table(void **state)
+{
+	static const char *const takes[][2] = {
+	    {"--config", "/dev/null"}, {"--cgroup", "/x"},        {"--machine", NULL},
+	    {"--no-machine", NULL},    {"--interval", "100"},    {"--dry-run", NULL},
+	    {"--no-reap", NULL},       {"--oom-kill-disable", NULL}, {"--reserve-permille", "10"},
+	    {"--stall-bound-permille", "500"}, {"--refault-min-pages", "64"}, {"--protect", "sshd"},
+	    {"--prefer", "x"},         {"--avoid", "y"},          {"--prefer-cgroup", "/a"},
+	    {"--avoid-cgroup", "/b"},  {"--log-level", "debug"},  {"--root", "/"},
+	    {"--json", NULL}};
+	char usage[4096] = "", err[256];
+	struct config c;
+	char *help[] = {"run", "--help", NULL};
+	FILE *f = fmemopen(usage, sizeof(usage) - 1, "w");
+
+	(void)state;
+	assert_non_null(f);
+	options_usage(f, "run");
+	fclose(f);
+	assert_int_equal(build(&c, err, sizeof(err), 2, help), OPTIONS_HELP);
+	for (size_t i = 0; i < sizeof(takes) / sizeof(takes[0]); i++) {
+		char *argv[] = {"run", (char *)takes[i][0], (char *)takes[i][1], NULL};
+		char word[64];
+
+		snprintf(word, sizeof(word), "  %s", takes[i][0]);
+		if (!strstr(usage, word))
+			fail_msg("%s is taken but not in the usage text", takes[i][0]);
+		if (build(&c, err, sizeof(err), takes[i][1] ? 3 : 2, argv) != 0)
+			fail_msg("%s is in the usage text but refused: %s", takes[i][0], err);
+		config_release(&c);
+	}
+}
+
 struct esc_case {
 	const char *in, *out;
 };
@@ -168,7 +203,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_file_then_options), cmocka_unit_test(test_bad_files),
-	    cmocka_unit_test(test_bad_options),       cmocka_unit_test(test_escape_comm),
+	    cmocka_unit_test(test_bad_options),       cmocka_unit_test(test_help_from_the_table),
+	    cmocka_unit_test(test_escape_comm),
 	    cmocka_unit_test(test_log_prefix),
 	};
 

@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include "daemon/daemon.h"
+#include "daemon/options.h"
 #include "daemon/log.h"
 
 /* From the sanitizer runtime (libasan); its header is not always installed. Tests always build
@@ -40,12 +41,13 @@ static struct daemon d;
 static int setup(void **state)
 {
 	char err[256];
-	char *argv[] = {"run",       "--root",   "tests/fixtures/k6.18",
-			"--machine", "--cgroup", "/sys/fs/cgroup/memory/oomguard-fixture", "--prefer", "^(java|x)$",
-			NULL};
+	char *argv[] = {"run",       "--root",     "tests/fixtures/k6.18",
+			"--machine", "--cgroup",   "/sys/fs/cgroup/memory/oomguard-fixture",
+			"--prefer",  "^(java|x)$", NULL};
 
 	(void)state;
-	if (daemon_build_config(&d.cfg, 8, argv, err, sizeof(err)) < 0 ||
+	daemon_init(&d, 8, argv);
+	if (options_parse(&d.cfg, 8, argv, err, sizeof(err)) != 0 ||
 	    daemon_setup_scopes(&d, err, sizeof(err)) < 0) {
 		print_message("setup: %s\n", err);
 		return -1;

@@ -65,7 +65,7 @@ static pid_t idle_child(void)
 static void test_reap_one(void **state)
 {
 	(void)state;
-	assert_int_equal(scope_init_machine(&machine, NULL, scratch), 0);
+	assert_int_equal(scope_init_machine(&machine, NULL, sys_page_shift(), scratch), 0);
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		const struct reap_case *c = &cases[i];
 		struct reap_request req;
@@ -138,7 +138,7 @@ static void test_reap_helpers(void **state)
 	} runs[] = {{0, REAP_RELEASED, 1}, {-EAGAIN, REAP_SKIPPED, MAX_OOM_REAP_RETRIES}};
 
 	(void)state;
-	assert_int_equal(scope_init_machine(&machine, NULL, scratch), 0);
+	assert_int_equal(scope_init_machine(&machine, NULL, sys_page_shift(), scratch), 0);
 	assert_int_equal(reap_helpers_start(&h, 2), 0);
 	assert_int_equal(h.n, 2);
 	for (size_t i = 0; i < sizeof(runs) / sizeof(runs[0]); i++) {

@@ -15,9 +15,13 @@
 #include <sys/eventfd.h>
 #include <unistd.h>
 
+#include "daemon/events.h"
 #include "daemon/scope.h"
 #include "daemon/tasks.h"
 #include "linux/sys.h"
+
+/* The fixtures come from x86-64 hosts: 4 KiB pages. */
+#define FIXTURE_PAGE_SHIFT 12
 
 static char scratch[SCOPE_SCRATCH_SIZE];
 
@@ -31,7 +35,8 @@ static void test_machine(void **state)
 	struct scope s;
 
 	(void)state;
-	assert_int_equal(scope_init_machine(&s, "tests/fixtures/k6.18", scratch), 0);
+	assert_int_equal(
+	    scope_init_machine(&s, "tests/fixtures/k6.18", FIXTURE_PAGE_SHIFT, scratch), 0);
 	assert_int_equal(scope_acquire(&s, scratch, 1000), 0);
 	assert_int_equal(s.cur.nr_zones, 3);
 	assert_int_equal(s.cur.zones[0].idx, ZONE_NORMAL);
@@ -59,7 +64,8 @@ static void test_resolved(void **state)
 	struct zone_snapshot *dma = NULL, *dma32 = NULL, *normal = NULL;
 
 	(void)state;
-	assert_int_equal(scope_init_machine(&s, "tests/fixtures/k6.18", scratch), 0);
+	assert_int_equal(
+	    scope_init_machine(&s, "tests/fixtures/k6.18", FIXTURE_PAGE_SHIFT, scratch), 0);
 	assert_int_equal(scope_acquire(&s, scratch, 1000), 0);
 	assert_true(scope_resolved(&s)); /* the fixture machine is nearly idle */
 	for (size_t i = 0; i < s.cur.nr_zones; i++) {
@@ -109,7 +115,7 @@ static void test_v2_group(void **state)
 	(void)state;
 	mounts_of("tests/fixtures/v2", &m);
 	assert_int_equal(scope_init_cgroup(&s, "tests/fixtures/v2", "/sys/fs/cgroup/app", &m,
-					   scratch, err, sizeof(err)),
+					   FIXTURE_PAGE_SHIFT, scratch, err, sizeof(err)),
 			 0);
 	s.reserve_permille = 10;
 	assert_int_equal(s.kind, SCOPE_CGROUP_V2);
@@ -134,7 +140,7 @@ static void test_v2_group(void **state)
 	 * (app above has no memory.high file: a missing one is no bound.)
 	 */
 	assert_int_equal(scope_init_cgroup(&s, "tests/fixtures/v2", "/sys/fs/cgroup/high", &m,
-					   scratch, err, sizeof(err)),
+					   FIXTURE_PAGE_SHIFT, scratch, err, sizeof(err)),
 			 0);
 	s.reserve_permille = 10;
 	assert_int_equal(scope_acquire(&s, scratch, 1000), 0);
@@ -145,12 +151,12 @@ static void test_v2_group(void **state)
 	scope_close(&s);
 
 	assert_int_equal(scope_init_cgroup(&s, "tests/fixtures/v2", "/sys/fs/cgroup/nomem", &m,
-					   scratch, err, sizeof(err)),
+					   FIXTURE_PAGE_SHIFT, scratch, err, sizeof(err)),
 			 -ENOTDIR);
 	assert_non_null(strstr(err, "not a memory cgroup"));
-	assert_int_equal(
-	    scope_init_cgroup(&s, "tests/fixtures/v2", "/tmp/x", &m, scratch, err, sizeof(err)),
-	    -ENOTDIR);
+	assert_int_equal(scope_init_cgroup(&s, "tests/fixtures/v2", "/tmp/x", &m,
+					   FIXTURE_PAGE_SHIFT, scratch, err, sizeof(err)),
+			 -ENOTDIR);
 	assert_non_null(strstr(err, "v1 memory hierarchy: none"));
 }
 
@@ -161,8 +167,8 @@ static void v1_fixture(struct scope *s, struct cgroup_mounts *m)
 
 	mounts_of("tests/fixtures/k6.18", m);
 	assert_int_equal(scope_init_cgroup(s, "tests/fixtures/k6.18",
-					   "/sys/fs/cgroup/memory/oomguard-fixture", m, scratch,
-					   err, sizeof(err)),
+					   "/sys/fs/cgroup/memory/oomguard-fixture", m,
+					   FIXTURE_PAGE_SHIFT, scratch, err, sizeof(err)),
 			 0);
 	s->reserve_permille = 10;
 }
@@ -182,7 +188,7 @@ static void test_v1_group(void **state)
 	assert_int_equal(s.cur.reclaimed, 0); /* v1 has no pgsteal */
 	/* Under the v2 mount of this machine, which has no memory controller: refused. */
 	assert_int_equal(scope_init_cgroup(&s, "tests/fixtures/k6.18", "/sys/fs/cgroup/unified/x",
-					   &m, scratch, err, sizeof(err)),
+					   &m, FIXTURE_PAGE_SHIFT, scratch, err, sizeof(err)),
 			 -ENOTDIR);
 }
 
@@ -326,7 +332,7 @@ static void test_v2_events_watch(void **state)
 	(void)state;
 	mounts_of("tests/fixtures/v2", &m);
 	assert_int_equal(scope_init_cgroup(&s, "tests/fixtures/v2", "/sys/fs/cgroup/app", &m,
-					   scratch, err, sizeof(err)),
+					   FIXTURE_PAGE_SHIFT, scratch, err, sizeof(err)),
 			 0);
 	assert_int_equal(scope_watch_events(&s), 0);
 	assert_true(s.events_watch_fd >= 0);
@@ -360,7 +366,8 @@ static void test_machine_gate(void **state)
 	uint64_t t = 1000;
 
 	(void)state;
-	assert_int_equal(scope_init_machine(&s, "tests/fixtures/k6.18", scratch), 0);
+	assert_int_equal(
+	    scope_init_machine(&s, "tests/fixtures/k6.18", FIXTURE_PAGE_SHIFT, scratch), 0);
 	assert_int_equal(scope_acquire_gated(&s, scratch, t += 100000, &g), 0);
 	assert_int_equal(s.full_age, 0);
 	assert_int_equal(s.cur.stall_usec, 1000); /* the gate's total, not the file's */
@@ -388,7 +395,8 @@ static void test_machine_tasks(void **state)
 	(void)state;
 	memset(&vt, 0, sizeof(vt));
 	config_defaults(&c);
-	assert_int_equal(scope_init_machine(&s, "tests/fixtures/k6.18", scratch), 0);
+	assert_int_equal(
+	    scope_init_machine(&s, "tests/fixtures/k6.18", FIXTURE_PAGE_SHIFT, scratch), 0);
 	assert_int_equal(tasks_acquire(&tl, &s, &c, &vt, 1, scratch, sizeof(scratch)), 0);
 	assert_int_equal(tl.nr, 1);
 	assert_int_equal(tl.tasks[0].pid, 1234);
@@ -436,7 +444,8 @@ static void test_machine_tasks(void **state)
 	assert_true(tl.tasks[0].flags & OOM_TASK_SELF);
 	scope_close(&s);
 
-	assert_int_equal(scope_init_machine(&s, "tests/fixtures/k4.4", scratch), 0);
+	assert_int_equal(scope_init_machine(&s, "tests/fixtures/k4.4", FIXTURE_PAGE_SHIFT, scratch),
+			 0);
 	assert_int_equal(tasks_acquire(&tl, &s, &c, &vt, 1, scratch, sizeof(scratch)), 0);
 	assert_int_equal(tl.nr, 1);
 	assert_int_equal(tl.tasks[0].pid, 77);

@@ -2,10 +2,15 @@
 /* oomguard status: read every scope twice, one interval apart, and print the inputs and the
  * decision the next round would take, readable or as JSON. */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 #include <time.h>
 
+#include "cli/commands.h"
 #include "daemon/daemon.h"
+
+/* Start-up sized, zeroed, never on the heap. */
+static struct daemon the_daemon;
 
 /* A path as a JSON string body: quotes, backslashes and control bytes escaped. */
 static void json_escape(const char *in, char *out, size_t size)
@@ -75,7 +80,8 @@ static void print_scope(const struct scope *s, FILE *out, bool json, bool last)
 		s->decision.reason ? s->decision.reason : "-", s->decision.no_progress_loops);
 }
 
-int daemon_status(struct daemon *d, FILE *out, bool json)
+/* Each scope read twice, one interval apart, then decided and printed. */
+static int status(struct daemon *d, FILE *out, bool json)
 {
 	struct timespec ts = {0, (long)d->cfg.interval_msec * 1000000L};
 	char err[512];
@@ -110,4 +116,13 @@ int daemon_status(struct daemon *d, FILE *out, bool json)
 		scope_close(&d->scopes[i]);
 	config_release(&d->cfg);
 	return 0;
+}
+
+int cmd_status(int argc, char **argv)
+{
+	int r = cli_build_daemon(&the_daemon, argc, argv, "status");
+
+	if (r)
+		return r < 0 ? 0 : r;
+	return status(&the_daemon, stdout, the_daemon.cfg.json);
 }

@@ -1,0 +1,363 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* The kill path: arm (choose ahead), act on a verdict (re-check, confirm, SIGKILL through a
+ * pidfd, hand to the reaper), and the reaper's reports back. Nothing here allocates. */
+#include "daemon/kill.h"
+
+#include <errno.h>
+#include <string.h>
+
+#include "daemon/daemon.h"
+#include "daemon/log.h"
+#include "linux/sys.h"
+
+void log_decision(const struct scope *s, int prio, const char *what)
+{
+	const struct zone_snapshot *z = s->cur.nr_zones ? &s->cur.zones[0] : NULL;
+	int zi = s->decision.passing_zone >= 0 ? s->decision.passing_zone : 0;
+
+	log_msg(
+	    prio,
+	    "%s scope=%s loops=%d available_pages=%ld min_pages=%lu free_pages=%lu "
+	    "reclaimable_pages=%lu stall_events=%llu stall_usec=%llu reclaimed_pages=%llu "
+	    "refaulted_pages=%llu parked=%d round=\"%s\" rule=\"%s\"",
+	    what, s->name, s->decision.no_progress_loops, s->decision.available[zi],
+	    z ? z->watermark[WMARK_MIN] : 0, z ? z->free_pages : 0, z ? z->reclaimable_pages : 0,
+	    (unsigned long long)s->sample.stall_events, (unsigned long long)s->sample.stall_usec,
+	    (unsigned long long)s->round.reclaimed_pages,
+	    (unsigned long long)s->sample.refaulted_pages, s->cur.parked,
+	    s->round.reason ? s->round.reason : "", s->decision.reason ? s->decision.reason : "");
+}
+
+/* Re-check the scope after choosing and before killing. True: resolved, kill nothing. The
+ * scope's usage as re-read goes to *@ret_usage (0 when it could not be read): it is the
+ * "before" of what the kill frees, read through the scope's open files (no open, no kernel
+ * allocation, at the moment memory is exhausted). */
+static bool recheck_resolved(struct daemon *d, struct scope *s, const struct oom_task *victim,
+			     uint64_t *ret_usage)
+{
+	struct scope recheck = *s;
+	char comm[ESCAPED_COMM_LEN];
+	int r;
+
+	r = scope_acquire(&recheck, d->scratch, now_usec());
+	memcpy(s->fds, recheck.fds, sizeof(s->fds)); /* a failed read may have reopened one */
+	*ret_usage = r == 0 ? recheck.cur.usage_bytes : 0;
+	if (r < 0 || !scope_resolved(&recheck))
+		return false;
+	escape_comm(victim->comm, comm, sizeof(comm));
+	log_msg(LOG_PRIO_NOTICE, "resolved before kill scope=%s pid=%d comm=%s", s->name,
+		victim->pid, comm);
+	scope_oom_progress(s);
+	return true;
+}
+
+/*
+ * SIGKILL @victim through @pidfd (which pins it and whose identity was confirmed; owned: it is
+ * closed, or a dup goes to the reaper) and hand it to the reaper.
+ */
+static int signal_and_hand(struct daemon *d, struct scope *s, const struct oom_task *victim,
+			   int pidfd, uint64_t usage_before, uint64_t detect_usec)
+{
+	struct reap_request req;
+	char comm[ESCAPED_COMM_LEN];
+	int r;
+
+	escape_comm(victim->comm, comm, sizeof(comm));
+	memset(&req, 0, sizeof(req));
+	req.pid = victim->pid;
+	memcpy(req.comm, victim->comm, sizeof(req.comm));
+	req.scope = s;
+	req.rss_kib = pages_to_kib(victim->rss_pages, s->page_shift);
+	req.detect_usec = detect_usec;
+	req.usage_before_bytes = usage_before;
+	r = sys->pidfd_send_signal(pidfd, SIGKILL, NULL, 0);
+	req.kill_usec = now_usec();
+	if (r < 0) {
+		if (r == -ESRCH)
+			log_msg(LOG_PRIO_NOTICE,
+				"victim exited before kill scope=%s pid=%d comm=%s: nothing killed",
+				s->name, victim->pid, comm);
+		else
+			log_errno(r, "pidfd_send_signal pid=%d", victim->pid);
+		sys->close(pidfd);
+		return r;
+	}
+	d->kills++;
+	victim_record(&d->victims, victim->pid, victim->start_time);
+	/* The reaper first: a log write may itself wait for memory. */
+	req.pidfd = sys->dup(pidfd);
+	sys->close(pidfd);
+	if (req.pidfd >= 0 && d->reaper.started && reaper_submit(&d->reaper, &req) == 0) {
+		s->kill_pending = true;
+		pidfd = -1;
+	} else if (req.pidfd >= 0) {
+		sys->close(req.pidfd);
+	}
+	log_msg(
+	    LOG_PRIO_WARNING,
+	    "kill scope=%s pid=%d comm=%s rss_kib=%llu oom_score_adj=%d detect_to_kill_usec=%llu",
+	    s->name, victim->pid, comm, (unsigned long long)req.rss_kib, victim->oom_score_adj,
+	    (unsigned long long)(req.kill_usec - detect_usec));
+	if (pidfd >= 0) {
+		log_msg(LOG_PRIO_WARNING, "reaper unavailable for pid=%d: not reaped", victim->pid);
+		victim_set_state(&d->victims, victim->pid, VICTIM_SKIPPED);
+	}
+	return 0;
+}
+
+/*
+ * A pidfd on @victim, confirmed to be the process that was listed: the pidfd pins the pid, so a
+ * start time that still matches is the same process. Return: the pidfd, -ESRCH when it exited,
+ * -ESTALE when its pid now names another process, -errno.
+ */
+static int open_confirmed(struct daemon *d, const struct scope *s, const struct oom_task *victim)
+{
+	struct pid_stat st;
+	int pidfd = sys->pidfd_open(victim->pid, 0);
+	int r;
+
+	if (pidfd < 0)
+		return pidfd;
+	r = tasks_read_stat(&d->tasks, s->root, victim->pid, d->scratch, sizeof(d->scratch), &st);
+	if (r < 0 || st.start_time != victim->start_time) {
+		sys->close(pidfd);
+		return r < 0 ? -ESRCH : -ESTALE;
+	}
+	return pidfd;
+}
+
+int daemon_kill(struct daemon *d, struct scope *s, const struct oom_task *victim,
+		uint64_t detect_usec)
+{
+	char comm[ESCAPED_COMM_LEN];
+	uint64_t usage;
+	int pidfd;
+
+	if (recheck_resolved(d, s, victim, &usage))
+		return -EAGAIN;
+	pidfd = open_confirmed(d, s, victim);
+	if (pidfd >= 0)
+		return signal_and_hand(d, s, victim, pidfd, usage, detect_usec);
+	escape_comm(victim->comm, comm, sizeof(comm));
+	if (pidfd == -ESRCH || pidfd == -ESTALE)
+		log_msg(LOG_PRIO_NOTICE,
+			"victim gone before kill scope=%s pid=%d comm=%s (%s): nothing killed",
+			s->name, victim->pid, comm, pidfd == -ESRCH ? "exited" : "pid reused");
+	else
+		log_errno(pidfd, "pidfd_open pid=%d", victim->pid);
+	return pidfd == -ESTALE ? -ESRCH : pidfd;
+}
+
+void candidate_drop(struct scope *s)
+{
+	if (s->cand.pidfd >= 0)
+		sys->close(s->cand.pidfd);
+	s->cand.pidfd = -1;
+}
+
+int daemon_arm(struct daemon *d, struct scope *s, uint64_t now)
+{
+	struct candidate *c = &s->cand;
+	const struct oom_task *t;
+	size_t idx = 0;
+	long points = 0;
+	int pidfd, r;
+
+	candidate_drop(s);
+	/*
+	 * While the machine makes no progress or stalls on memory more than 10 % of the time, a
+	 * process not listed before is left out: opening its files would wait in reclaim (seconds
+	 * to over a minute in the guest's flood, mostly for short-lived commands), and it could
+	 * not have grown large without allocating. Its files are opened at a verdict's own listing
+	 * if no candidate is ready. A group's pressure does not make opens slow: oomguard's
+	 * allocations are not charged to it.
+	 */
+	d->tasks.known_only = listing_known_only(s);
+	r = tasks_acquire(&d->tasks, s, &d->cfg, &d->victims, d->self_pid, d->scratch,
+			  sizeof(d->scratch));
+	d->tasks.known_only = false;
+	if (r < 0)
+		return r;
+	switch (select_bad_process(d->tasks.tasks, d->tasks.nr, scope_totalpages(s), &idx,
+				   &points)) {
+	case OOM_SELECT_NONE:
+		return -ENOENT;
+	case OOM_SELECT_WAIT:
+		return -EBUSY;
+	case OOM_SELECT_VICTIM:
+		break;
+	}
+	t = &d->tasks.tasks[idx];
+	pidfd = open_confirmed(d, s, t);
+	if (pidfd < 0)
+		return pidfd;
+	c->pidfd = pidfd;
+	c->task = *t;
+	c->points = points;
+	c->time_usec = now;
+	return 0;
+}
+
+void daemon_act(struct daemon *d, struct scope *s, uint64_t detect_usec)
+{
+	struct candidate *c = &s->cand;
+	const struct oom_task *t;
+	char comm[ESCAPED_COMM_LEN];
+	uint64_t usage;
+	size_t idx = 0;
+	long points = 0;
+	int pidfd, r;
+
+	if (c->pidfd >= 0 && detect_usec - c->time_usec <= CANDIDATE_MAX_AGE_USEC) {
+		/* Chosen ahead: kill through the held pidfd, log the inputs after. */
+		if (d->cfg.dry_run) {
+			log_decision(s, LOG_PRIO_NOTICE, "oom");
+			escape_comm(c->task.comm, comm, sizeof(comm));
+			log_msg(LOG_PRIO_NOTICE,
+				"dry-run: would kill scope=%s pid=%d comm=%s rss_kib=%llu "
+				"badness=%ld (chosen %llu ms before)",
+				s->name, c->task.pid, comm,
+				(unsigned long long)pages_to_kib(c->task.rss_pages, s->page_shift),
+				c->points, (unsigned long long)(detect_usec - c->time_usec) / 1000);
+			scope_oom_progress(s);
+			return;
+		}
+		/* A pidfd polls readable once its process has exited (a zombie too). */
+		if (sys_pidfd_exited(c->pidfd, 0)) {
+			candidate_drop(s); /* it died since (the kernel may have killed it) */
+			goto choose;
+		}
+		if (recheck_resolved(d, s, &c->task, &usage))
+			return;
+		t = &c->task;
+		pidfd = c->pidfd; /* it goes to signal_and_hand */
+		c->pidfd = -1;
+		r = signal_and_hand(d, s, t, pidfd, usage, detect_usec);
+		if (r != -ESRCH) {
+			log_decision(s, LOG_PRIO_NOTICE, "oom");
+			return;
+		}
+		/* Gone since it was chosen: choose again now. */
+	}
+choose:
+	candidate_drop(s);
+	r = tasks_acquire(&d->tasks, s, &d->cfg, &d->victims, d->self_pid, d->scratch,
+			  sizeof(d->scratch));
+	if (r < 0) {
+		log_errno(r, "cannot list tasks of scope=%s", s->name);
+		return;
+	}
+	switch (
+	    select_bad_process(d->tasks.tasks, d->tasks.nr, scope_totalpages(s), &idx, &points)) {
+	case OOM_SELECT_NONE:
+		log_decision(s, LOG_PRIO_WARNING, "oom, no killable task:");
+		scope_oom_progress(s); /* say it once per MAX_RECLAIM_RETRIES rounds, not each */
+		return;
+	case OOM_SELECT_WAIT:
+		return;
+	case OOM_SELECT_VICTIM:
+		break;
+	}
+	t = &d->tasks.tasks[idx];
+	log_decision(s, LOG_PRIO_NOTICE, "oom");
+	if (d->cfg.dry_run) {
+		escape_comm(t->comm, comm, sizeof(comm));
+		log_msg(LOG_PRIO_NOTICE,
+			"dry-run: would kill scope=%s pid=%d comm=%s rss_kib=%llu "
+			"badness=%ld",
+			s->name, t->pid, comm,
+			(unsigned long long)pages_to_kib(t->rss_pages, s->page_shift), points);
+		scope_oom_progress(s);
+		return;
+	}
+	daemon_kill(d, s, t, detect_usec);
+}
+
+enum arm_action arm_decide(const struct scope *s, uint64_t now)
+{
+	const struct candidate *c = &s->cand;
+	bool pressed = s->decision.no_progress_loops >= CANDIDATE_ARM_LOOPS;
+
+	if (!pressed && !scope_near_limit(s))
+		/* Kept through a progress round in the middle of pressure; dropped once stale. */
+		return c->pidfd >= 0 && now - c->time_usec > CANDIDATE_MAX_AGE_USEC ? ARM_DROP
+										  : ARM_KEEP;
+	if (c->pidfd >= 0 && now - c->time_usec < CANDIDATE_REFRESH_USEC)
+		return ARM_KEEP;
+	return ARM_CHOOSE;
+}
+
+bool listing_known_only(const struct scope *s)
+{
+	return s->kind == SCOPE_MACHINE &&
+	       (s->decision.no_progress_loops > 0 ||
+		(s->sample.interval_usec && s->sample.stall_usec * 10 > s->sample.interval_usec));
+}
+
+void arm_scope(struct daemon *d, struct scope *s, uint64_t now)
+{
+	const struct candidate *c = &s->cand;
+	char comm[ESCAPED_COMM_LEN];
+	bool pressed = s->decision.no_progress_loops >= CANDIDATE_ARM_LOOPS;
+	uint64_t t0;
+	int r;
+
+	switch (arm_decide(s, now)) {
+	case ARM_KEEP:
+		return;
+	case ARM_DROP:
+		candidate_drop(s);
+		return;
+	case ARM_CHOOSE:
+		break;
+	}
+	t0 = now_usec();
+	r = daemon_arm(d, s, now);
+	if (r < 0) {
+		log_msg(LOG_PRIO_DEBUG, "cannot arm scope=%s: %s", s->name, sys_errno_name(r));
+		return;
+	}
+	escape_comm(c->task.comm, comm, sizeof(comm));
+	log_msg(pressed ? LOG_PRIO_INFO : LOG_PRIO_DEBUG,
+		"armed scope=%s pid=%d comm=%s rss_kib=%llu badness=%ld loops=%d tasks=%zu "
+		"new_left_out=%zu listing_usec=%llu",
+		s->name, c->task.pid, comm,
+		(unsigned long long)pages_to_kib(c->task.rss_pages, s->page_shift), c->points,
+		s->decision.no_progress_loops, d->tasks.nr, d->tasks.skipped_new,
+		(unsigned long long)(now_usec() - t0));
+}
+
+static const char *result_name(enum reap_result r)
+{
+	return r == REAP_RELEASED ? "released" : r == REAP_EXITED ? "exited" : "skipped";
+}
+
+void daemon_handle_reports(struct daemon *d)
+{
+	struct reap_report rep;
+	char comm[ESCAPED_COMM_LEN];
+
+	while (reaper_read_report(&d->reaper, &rep) == 1) {
+		struct scope *s = rep.scope;
+
+		if (s)
+			s->kill_pending = false;
+		victim_set_state(&d->victims, rep.pid,
+				 rep.result == REAP_SKIPPED ? VICTIM_SKIPPED : VICTIM_DONE);
+		if (s && (rep.result != REAP_SKIPPED || rep.freed_bytes))
+			scope_oom_progress(s);
+		escape_comm(rep.comm, comm, sizeof(comm));
+		log_msg(rep.result == REAP_SKIPPED ? LOG_PRIO_WARNING : LOG_PRIO_NOTICE,
+			"reap scope=%s pid=%d comm=%s result=%s tries=%d callers=%d rss_kib=%llu "
+			"rss_after_kib=%llu freed_kib=%llu detect_to_kill_usec=%llu "
+			"kill_to_freed_usec=%llu%s%s",
+			s ? s->name : "?", rep.pid, comm, result_name(rep.result), rep.tries,
+			rep.callers, (unsigned long long)rep.rss_kib,
+			(unsigned long long)rep.rss_after_kib,
+			(unsigned long long)(rep.freed_bytes / 1024),
+			(unsigned long long)(rep.kill_usec - rep.detect_usec),
+			(unsigned long long)rep.kill_to_freed_usec, rep.err ? " last_error=" : "",
+			rep.err ? sys_errno_name(rep.err) : "");
+	}
+}
+

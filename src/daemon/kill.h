@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The kill path of a scope: choose the victim ahead while pressure builds (arm), act on the
+ * rule's OOM verdict (re-check the scope, confirm the victim, SIGKILL through its pidfd, hand it
+ * to the reaper), and take the reaper's reports back.
+ */
+#ifndef OOMGUARD_DAEMON_KILL_H
+#define OOMGUARD_DAEMON_KILL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "daemon/scope.h"
+
+struct daemon;
+
+enum arm_action { ARM_KEEP, ARM_DROP, ARM_CHOOSE };
+
+/*
+ * arm_decide() - what the round does with scope @s's candidate at @now: choose one (again)
+ * while the scope makes no progress (CANDIDATE_ARM_LOOPS) or is near its limit and no candidate
+ * younger than CANDIDATE_REFRESH_USEC is held; drop one older than CANDIDATE_MAX_AGE_USEC once
+ * neither holds; else keep what there is (possibly nothing). Pure.
+ */
+enum arm_action arm_decide(const struct scope *s, uint64_t now);
+
+/*
+ * listing_known_only() - a listing for @s leaves out processes not listed before: the machine
+ * scope while it makes no progress or stalls on memory more than 10 % of the time (opening a
+ * new process's files then waits in reclaim). A group's pressure does not slow oomguard's opens
+ * (its allocations are not charged there). Pure.
+ */
+bool listing_known_only(const struct scope *s);
+
+/* arm_scope() - the round's arming for @s: arm_decide(), then choose or drop. */
+void arm_scope(struct daemon *d, struct scope *s, uint64_t now);
+
+/*
+ * daemon_arm() - choose @s's victim now and hold a pidfd on it (struct candidate).
+ * Return: 0 when armed, -ENOENT when there is no killable task, -errno otherwise.
+ */
+int daemon_arm(struct daemon *d, struct scope *s, uint64_t now_usec);
+
+/* candidate_drop() - close @s's candidate's pidfd, if one is held. */
+void candidate_drop(struct scope *s);
+
+/*
+ * daemon_act() - the OOM verdict of scope @s: kill its candidate through the held pidfd when it
+ * is fresh and alive, else list the scope's tasks, choose and daemon_kill(). Both re-check the
+ * scope first. @detect_usec: when the verdict was read.
+ */
+void daemon_act(struct daemon *d, struct scope *s, uint64_t detect_usec);
+
+/*
+ * daemon_kill() - act on a chosen victim: re-check, pidfd_open, confirm identity, SIGKILL,
+ * hand a dup'ed pidfd to the reaper. Return: 0 when killed, -EAGAIN when the re-check found
+ * the scope resolved, -ESRCH when the victim was gone (nothing else is killed), -errno.
+ */
+int daemon_kill(struct daemon *d, struct scope *s, const struct oom_task *victim,
+		uint64_t detect_usec);
+
+/* daemon_handle_reports() - read the reaper's reports, release their scopes, log them. */
+void daemon_handle_reports(struct daemon *d);
+
+/* log_decision() - the inputs behind a verdict of @s, on one line, prefixed with @what. */
+void log_decision(const struct scope *s, int prio, const char *what);
+
+#endif

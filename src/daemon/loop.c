@@ -1,0 +1,193 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* The loop: start-up (scopes, signals, self-protection, the reaper, event sources), rounds
+ * every interval or when an OOM eventfd fires, SIGHUP reloads, SIGTERM/SIGINT stop. */
+#include <errno.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "daemon/daemon.h"
+#include "daemon/log.h"
+#include "daemon/options.h"
+#include "daemon/protect.h"
+#include "linux/sys.h"
+
+static void on_signal(int sig)
+{
+	if (sig == SIGHUP)
+		daemon_reload_requested = 1;
+	else
+		daemon_stop_requested = 1;
+}
+
+static bool same_scopes(const struct config *a, const struct config *b)
+{
+	if (a->machine != b->machine || a->nr_cgroups != b->nr_cgroups ||
+	    strcmp(a->root, b->root) || a->oom_kill_disable != b->oom_kill_disable)
+		return false;
+	for (size_t i = 0; i < a->nr_cgroups; i++)
+		if (strcmp(a->cgroups[i], b->cgroups[i]))
+			return false;
+	return true;
+}
+
+/* A new scope list: the old one stopped, the new one set up and started; on failure the old
+ * one again. */
+static void replace_scopes(struct daemon *d, struct config *next)
+{
+	struct config old = d->cfg;
+	char err[512];
+
+	events_stop(d);
+	d->cfg = *next;
+	if (daemon_setup_scopes(d, err, sizeof(err)) < 0) {
+		log_msg(LOG_PRIO_ERR, "reload failed, keeping the old config: %s", err);
+		config_release(&d->cfg);
+		d->cfg = old;
+		if (daemon_setup_scopes(d, err, sizeof(err)) < 0)
+			log_msg(LOG_PRIO_ERR, "cannot restore the old scopes: %s", err);
+		events_start(d);
+		return;
+	}
+	config_release(&old);
+	events_start(d);
+}
+
+/* SIGHUP: a bad config keeps the old one; a new scope list is set up afresh. */
+static void reload(struct daemon *d)
+{
+	static struct config next; /* static: start-up sized, not on the stack */
+	char err[512];
+	int r;
+
+	r = options_parse(&next, d->argc, d->argv, err, sizeof(err));
+	if (r) {
+		log_msg(LOG_PRIO_ERR, "reload failed, keeping the old config: %s",
+			r == OPTIONS_HELP ? "--help given" : err);
+		return;
+	}
+	daemon_handle_reports(d); /* the reports name scopes: take them before any change */
+	if (!same_scopes(&d->cfg, &next)) {
+		if (reaper_busy(&d->reaper)) {
+			log_msg(
+			    LOG_PRIO_WARNING,
+			    "reload: scopes changed while a victim is being reaped; keeping the "
+			    "old config, send SIGHUP again");
+			config_release(&next);
+			return;
+		}
+		replace_scopes(d, &next);
+	} else {
+		config_release(&d->cfg);
+		d->cfg = next;
+		for (size_t i = 0; i < d->nr_scopes; i++)
+			d->scopes[i].reserve_permille = d->cfg.reserve_permille;
+	}
+	log_max_prio = d->cfg.log_level;
+	reaper_set_reap(&d->reaper, d->cfg.reap);
+	log_msg(LOG_PRIO_NOTICE, "config reloaded: %zu scopes, interval %u ms%s", d->nr_scopes,
+		d->cfg.interval_msec, d->cfg.dry_run ? ", dry run" : "");
+}
+
+static void log_started(const struct daemon *d)
+{
+	log_msg(LOG_PRIO_NOTICE, "started: %zu scopes, interval %u ms, reaping %s%s", d->nr_scopes,
+		d->cfg.interval_msec, d->cfg.reap ? "on" : "off",
+		d->cfg.dry_run ? ", dry run" : "");
+	for (size_t i = 0; i < d->nr_scopes; i++) {
+		const struct scope *s = &d->scopes[i];
+
+		log_msg(LOG_PRIO_INFO, "scope %s (%s)%s%s", s->name, scope_kind_name(s->kind),
+			s->oom_efd >= 0 ? ", OOM eventfd" : "",
+			s->pressure_efd >= 0 ||
+				(s->kind == SCOPE_MACHINE && d->ev.machine_efd >= 0)
+			    ? ", vmpressure eventfd"
+			: s->events_watch_fd >= 0 ? ", memory.events watched"
+						  : "");
+	}
+}
+
+/* Everything before the first round. Return: 0, or the exit code to stop with. */
+static int start(struct daemon *d)
+{
+	struct sigaction sa;
+	char err[512];
+	size_t keep;
+	int r;
+
+	log_max_prio = d->cfg.log_level;
+	d->self_pid = getpid();
+	r = daemon_setup_scopes(d, err, sizeof(err));
+	if (r < 0) {
+		log_msg(LOG_PRIO_ERR, "%s", err);
+		return EXIT_CONFIG;
+	}
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal; /* no SA_RESTART: epoll_wait() returns EINTR at once */
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	protect_self(d, sizeof(*d), d->scratch, sizeof(d->scratch));
+	keep = protect_fd_budget();
+	if (keep)
+		d->tasks.max_fds = keep;
+	r = reaper_start(&d->reaper, d->cfg.reap);
+	if (r < 0) {
+		log_errno(r, "cannot start the reaper thread");
+		return EXIT_RUNTIME;
+	}
+	/*
+	 * The loop runs SCHED_FIFO too: the rule counts rounds, and under thrashing a loop at
+	 * normal priority loses most of its 10 rounds a second (docs/daemon-design.md). Its work
+	 * per round is bounded and small.
+	 */
+	r = reaper_raise_priority();
+	if (r < 0)
+		log_errno(r, "cannot run the loop SCHED_FIFO (it runs at normal priority)");
+	r = events_start(d);
+	if (!r)
+		r = events_watch_reports(&d->ev, d->reaper.report_rd);
+	if (r < 0) {
+		log_errno(r, "cannot set up the event loop (epoll)");
+		daemon_teardown(d);
+		return EXIT_RUNTIME;
+	}
+	log_started(d);
+	return 0;
+}
+
+int daemon_run(struct daemon *d)
+{
+	uint64_t next_round;
+	int r = start(d);
+
+	if (r)
+		return r;
+	daemon_round(d); /* first snapshot; also faults in (and locks) the loop's pages */
+	next_round = now_usec() + d->cfg.interval_msec * 1000ull;
+	while (!daemon_stop_requested) {
+		uint64_t now = now_usec();
+		int timeout = next_round > now ? (int)((next_round - now + 999) / 1000) : 0;
+
+		r = events_wait(d, timeout);
+		if (r < 0 && r != -EINTR) {
+			log_errno(r, "epoll_wait");
+			break;
+		}
+		if (daemon_stop_requested)
+			break;
+		if (daemon_reload_requested) {
+			daemon_reload_requested = 0;
+			reload(d);
+			continue;
+		}
+		now = now_usec();
+		if (r > 0 || now >= next_round) {
+			daemon_round(d);
+			next_round = now + d->cfg.interval_msec * 1000ull;
+		}
+	}
+	log_msg(LOG_PRIO_NOTICE, "stopping: %lu rounds, %lu kills", d->rounds, d->kills);
+	daemon_teardown(d);
+	return 0;
+}

@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* The daemon's self-protection at start-up: its memory resident and locked (what the kill path
+ * touches faulted in ahead), oom_score_adj -1000, and enough open files for its listings. */
+#ifndef OOMGUARD_DAEMON_PROTECT_H
+#define OOMGUARD_DAEMON_PROTECT_H
+
+#include <stddef.h>
+
+/*
+ * protect_self() - lock the daemon in memory (mlockall, MCL_ONFAULT), fault in @state (its
+ * start-up sized state, @size bytes) and the stack the kill path uses, and ask for
+ * oom_score_adj -1000. Failures are logged: oomguard still runs without. @scratch: a buffer
+ * for /proc/self/maps.
+ */
+void protect_self(void *state, size_t size, char *scratch, size_t scratch_size);
+
+/*
+ * protect_fd_budget() - raise the soft RLIMIT_NOFILE toward what task listings keep open (two
+ * files per process, TASKS_FD_MAX processes) plus room for the scopes' files, pidfds and the
+ * log. Return: how many processes' files to keep open where the limit allows fewer than
+ * TASKS_FD_MAX (logged), else 0 (the default).
+ */
+size_t protect_fd_budget(void);
+
+#endif

@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Scopes, decide: the zone a memory cgroup looks like to the seed's rule, the trailing window,
+ * the rule's verdict on it, and the re-check before a kill. Pure: no clock, no file. */
+#include "daemon/scope.h"
+
+#include <string.h>
+
+#include "linux/sys.h"
+#include "policy/gfp.h"
+
+void scope_cgroup_zone(struct scope_snapshot *snap, unsigned int reserve_permille,
+		       uint64_t dirty_bytes, unsigned int page_shift)
+{
+	struct zone_snapshot *z = &snap->zones[0];
+	uint64_t limit_pages = bytes_to_pages(snap->limit_bytes, page_shift);
+	uint64_t free_pages =
+	    snap->limit_bytes > snap->usage_bytes
+		? bytes_to_pages(snap->limit_bytes - snap->usage_bytes, page_shift)
+		: 0;
+	uint64_t min = limit_pages * reserve_permille / 1000;
+
+	memset(z, 0, sizeof(*z));
+	if (!min)
+		min = 1;
+	z->idx = ZONE_NORMAL;
+	z->managed_pages = limit_pages;
+	z->watermark[WMARK_MIN] = min;
+	z->watermark[WMARK_LOW] = min + (min >> WMARK_LOW_SHIFT);
+	z->watermark[WMARK_HIGH] = min + (min >> WMARK_HIGH_SHIFT);
+	z->free_pages = free_pages;
+	z->nr_free[0] = free_pages;
+	z->free_list_mask[0] = (1u << MIGRATE_UNMOVABLE) | (1u << MIGRATE_MOVABLE);
+	z->reclaimable_pages = bytes_to_pages(snap->file_bytes, page_shift);
+	if (snap->swap_free)
+		z->reclaimable_pages += bytes_to_pages(snap->anon_bytes, page_shift);
+	z->write_pending = bytes_to_pages(dirty_bytes, page_shift);
+	snap->nr_zones = 1;
+}
+
+void scope_push_history(struct scope *s)
+{
+	struct scope_counters *h = &s->hist[s->hist_next];
+
+	h->time_usec = s->cur.time_usec;
+	h->stall_events = s->cur.stall_events;
+	h->stall_usec = s->cur.stall_usec;
+	h->reclaimed = s->cur.reclaimed;
+	h->refaulted = s->cur.refaulted;
+	s->hist_next = (s->hist_next + 1) % SCOPE_WINDOW_ROUNDS;
+	if (s->hist_len < SCOPE_WINDOW_ROUNDS)
+		s->hist_len++;
+}
+
+static uint64_t delta(uint64_t cur, uint64_t prev)
+{
+	return cur >= prev ? cur - prev
+			   : 0; /* a counter that went back: the cgroup was recreated */
+}
+
+void scope_build_request(const struct scope *s, struct alloc_request *ret_req)
+{
+	ret_req->gfp_mask = GFP_HIGHUSER_MOVABLE;
+	ret_req->order = 0;
+	ret_req->alloc_flags = ALLOC_WMARK_MIN | ALLOC_CPUSET;
+	ret_req->high_zoneidx = s->cur.nr_zones ? (int)s->cur.zones[0].idx : ZONE_NORMAL;
+	ret_req->zones = s->cur.zones;
+	ret_req->nr_zones = s->cur.nr_zones;
+}
+
+void scope_decide(struct scope *s, const struct config *c)
+{
+	struct progress_params params = {c->stall_bound_permille, c->refault_min_pages};
+	struct round_sample *smp = &s->sample;
+	struct alloc_request req;
+	const struct scope_counters *old;
+
+	s->oom = false;
+	s->decided = false;
+	if (s->hist_len < 2)
+		return;
+	old = &s->hist[s->hist_len < SCOPE_WINDOW_ROUNDS ? 0 : s->hist_next];
+	memset(smp, 0, sizeof(*smp));
+	smp->interval_usec = delta(s->cur.time_usec, old->time_usec);
+	smp->stall_events = delta(s->cur.stall_events, old->stall_events);
+	smp->stall_usec = delta(s->cur.stall_usec, old->stall_usec);
+	smp->has_stall_usec = s->kind != SCOPE_CGROUP_V1;
+	smp->reclaimed_pages = delta(s->cur.reclaimed, old->reclaimed);
+	smp->has_reclaimed = s->kind != SCOPE_CGROUP_V1;
+	smp->refaulted_pages = delta(s->cur.refaulted, old->refaulted);
+	smp->file_pages = bytes_to_pages(s->cur.file_bytes, s->page_shift);
+	smp->parked = s->cur.parked;
+	progress_round(smp, &params, &s->round);
+	s->decided = true;
+	if (!s->round.is_round) {
+		if (++s->quiet_rounds >= SCOPE_QUIET_ROUNDS_RESET) {
+			s->retry.no_progress_loops = 0;
+			s->retry.pages_reclaimed = 0;
+		}
+		memset(&s->decision, 0, sizeof(s->decision));
+		s->decision.verdict = RETRY_RECLAIM;
+		s->decision.no_progress_loops = s->retry.no_progress_loops;
+		s->decision.reason = "not a round";
+		return;
+	}
+	s->quiet_rounds = 0;
+	if (s->round.hold) {
+		memset(&s->decision, 0, sizeof(s->decision));
+		s->decision.verdict = RETRY_RECLAIM;
+		s->decision.no_progress_loops = s->retry.no_progress_loops;
+		s->decision.reason = "count held";
+		return;
+	}
+	scope_build_request(s, &req);
+	reclaim_retry_decide(RETRY_RULE_REWORK, &req,
+			     s->round.progress ? (unsigned long)s->round.net_reclaimed : 0,
+			     &s->retry, &s->decision);
+	s->oom = s->decision.verdict == RETRY_OOM;
+}
+
+bool scope_resolved(const struct scope *s)
+{
+	struct alloc_request req;
+
+	if (s->cur.parked)
+		return false;
+	/*
+	 * As the kernel's last try before its OOM killer: the request at the high watermark,
+	 * with the lowmem reserves of its classzone. Without them, the DMA zone, kept free for
+	 * lower classzones, would always look "resolved" on a machine.
+	 */
+	scope_build_request(s, &req);
+	for (size_t i = 0; i < req.nr_zones; i++) {
+		const struct zone_snapshot *z = &req.zones[i];
+
+		if (zone_watermark_ok(z, req.order, z->watermark[WMARK_HIGH], req.high_zoneidx,
+				      ALLOC_WMARK_HIGH | ALLOC_CPUSET))
+			return true;
+	}
+	return false;
+}
+
+bool scope_near_limit(const struct scope *s)
+{
+	uint64_t limit = s->cur.limit_bytes;
+
+	return limit &&
+	       s->cur.usage_bytes >= limit - limit / 1000 * SCOPE_NEAR_LIMIT_FREE_PERMILLE;
+}
+
+void scope_oom_progress(struct scope *s)
+{
+	retry_state_oom_progress(&s->retry);
+	s->hist_len = 0;
+	s->hist_next = 0;
+	scope_push_history(s);
+}
+
+unsigned long scope_totalpages(const struct scope *s)
+{
+	return (unsigned long)bytes_to_pages(s->cur.limit_bytes, s->page_shift);
+}
