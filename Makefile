@@ -8,6 +8,7 @@ PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
 SYSCONFDIR ?= /etc
 UNITDIR ?= /lib/systemd/system
+DOCDIR ?= $(PREFIX)/share/doc/oomguard
 DESTDIR ?=
 
 WARN := -Wall -Wextra -Werror -Wshadow -Wconversion -Wstrict-prototypes -Wmissing-prototypes
@@ -19,7 +20,7 @@ TEST_LDLIBS := -lcmocka $(LDLIBS)
 
 # ./oomguard is linked statically against musl (Debian's musl-tools): with no shared C library
 # mapped, what the daemon keeps resident and locked is its own ~220 KiB file plus the pages it
-# touches (glibc's shared text alone costs it ~1.2 MiB, see docs/daemon.md). `make LIBC=glibc`
+# touches (glibc's shared text alone costs it ~1.2 MiB, see docs/daemon-design.md). `make LIBC=glibc`
 # links it dynamically against glibc instead. Tests and benchmarks link glibc (ASan needs it).
 LIBC ?= musl
 
@@ -82,6 +83,12 @@ $(BUILD)/san/%.o: %.c | $(DEPS_STAMP)
 $(BUILD)/san/oomguard: $(SAN_OBJ) $(BUILD)/san/$(MAIN_SRC:.c=.o)
 	$(CC) $(SAN) -o $@ $^ $(LDLIBS)
 
+# The policy tests link the policy objects alone (and cmocka): proof that the core needs nothing
+# else. Make takes this rule over the next one for them (the shorter stem wins).
+POLICY_SAN_OBJ := $(filter $(BUILD)/san/src/policy/%,$(SAN_OBJ))
+$(BUILD)/san/tests/unit/test_policy_%: $(BUILD)/san/tests/unit/test_policy_%.o $(POLICY_SAN_OBJ)
+	$(CC) $(SAN) -o $@ $^ -lcmocka
+
 $(BUILD)/san/tests/%: $(BUILD)/san/tests/%.o $(SAN_OBJ)
 	$(CC) $(SAN) -o $@ $^ $(TEST_LDLIBS)
 
@@ -94,8 +101,29 @@ $(BUILD)/tools/%: tools/%.c | $(DEPS_STAMP)
 	$(CC) $(BASE_CFLAGS) -O2 -g -o $@ $< $(LDLIBS)
 
 # The test command README gives: every test, quiet on success, one summary line at the end.
-check: oomguard $(BUILD)/san/oomguard $(UNIT_BIN) $(ITEST_BIN) $(TOOLS)
-	@tests/run.sh
+# `make check T=PATTERN` runs only the tests whose path contains PATTERN (tests/run.sh PATTERN)
+# and builds only what they need: their cmocka programs; for a shell test, what it names:
+# $OOMGUARD_BIN (build/san/oomguard; tests/lib/daemon.sh runs it) and $OOMGUARD_TOOLS (the
+# tools; $OG_TOOLS in tests/lib/daemon.sh); for a test that tests/run.sh runs again against the
+# shipped binary (as "TEST (shipped)", matched as "TEST shipped"; CHECK_SHIPPED lists what
+# tests/run.sh lists), ./oomguard.
+CHECK_SHIPPED := tests/cli/usage.sh tests/cli/daemon_run.sh tests/sim/golden.sh \
+	tests/integration/daemon_flood.sh tests/integration/daemon_frozen.sh
+SHELL_TESTS := $(wildcard tests/cli/*.sh tests/sim/*.sh tests/integration/*.sh)
+containing = $(strip $(foreach x,$(2),$(if $(findstring $(1),$(x)),$(x))))
+naming = $(if $(2),$(shell grep -l -e '$(1)' $(2)))
+ifeq ($(T),)
+CHECK_NEEDS := oomguard $(BUILD)/san/oomguard $(UNIT_BIN) $(ITEST_BIN) $(TOOLS)
+else
+T_SHELL := $(call containing,$(T),$(SHELL_TESTS))
+T_SHIPPED := $(strip $(foreach t,$(CHECK_SHIPPED),$(if $(findstring $(T),$(t) shipped),$(t))))
+CHECK_NEEDS := $(call containing,$(T),$(UNIT_BIN) $(ITEST_BIN)) \
+	$(if $(call naming,OOMGUARD_BIN\|tests/lib/daemon.sh,$(T_SHELL)),$(BUILD)/san/oomguard) \
+	$(if $(T_SHIPPED),oomguard) \
+	$(if $(call naming,OOMGUARD_TOOLS\|OG_TOOLS,$(sort $(T_SHELL) $(T_SHIPPED))),$(TOOLS))
+endif
+check: $(CHECK_NEEDS)
+	@tests/run.sh $(if $(T),'$(T)')
 
 # The main job with its defaults.
 run: oomguard
@@ -107,10 +135,37 @@ bench: oomguard $(BENCH_BIN) $(TOOLS)
 check-vm: oomguard $(TOOLS)
 	@tests/vm/run.sh
 
+# Fuzzing, not part of `make check` (tests/fuzz/README.md): `make fuzz FUZZ_SECONDS=N` builds a
+# libFuzzer harness per parser of kernel text with clang (-fsanitize=fuzzer,address,undefined),
+# runs each for N seconds on its seeds and prints the executions of each and in total.
+FUZZ_CC ?= clang
+FUZZ_SECONDS ?= 60
+FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+FUZZ_LIB_OBJ := $(patsubst %.c,$(BUILD)/fuzz/%.o,src/linux/parse.c src/linux/procfs.c \
+	src/linux/cgroupfs.c src/linux/sys.c)
+FUZZ_BIN := $(patsubst tests/fuzz/%.c,$(BUILD)/fuzz/%,$(wildcard tests/fuzz/fuzz_*.c))
+
+.PHONY: fuzz
+fuzz: $(FUZZ_BIN)
+	@tests/fuzz/gen_corpus.sh $(BUILD)/fuzz/gen
+	@tests/fuzz/run.sh $(FUZZ_SECONDS) $(BUILD)/fuzz $(FUZZ_BIN)
+
+$(BUILD)/.deps-fuzz-ok: scripts/deps.sh
+	@scripts/deps.sh fuzz
+	@mkdir -p $(BUILD) && touch $@
+
+$(BUILD)/fuzz/src/%.o: src/%.c | $(BUILD)/.deps-fuzz-ok
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(BASE_CFLAGS) -O1 -g $(FUZZ_SAN) -fsanitize=fuzzer-no-link -c -o $@ $<
+
+$(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_LIB_OBJ) | $(BUILD)/.deps-fuzz-ok
+	$(FUZZ_CC) $(BASE_CFLAGS) -O1 -g $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $< $(FUZZ_LIB_OBJ)
+
 install: oomguard
 	install -D -m 0755 oomguard $(DESTDIR)$(BINDIR)/oomguard
 	install -D -m 0644 dist/oomguard.conf $(DESTDIR)$(SYSCONFDIR)/oomguard.conf
 	install -D -m 0644 dist/oomguard.service $(DESTDIR)$(UNITDIR)/oomguard.service
+	install -D -m 0644 docs/daemon.md $(DESTDIR)$(DOCDIR)/daemon.md
 
 format:
 	clang-format -i $(shell find src tests tools bench -name '*.[ch]')

@@ -10,7 +10,7 @@
 /*
  * A scope without a reclaim counter (cgroup v1) makes no progress when the refaults of the
  * window reach 1/PROGRESS_REFAULT_FILE_DIV of its file LRU: its page cache is being read back
- * as fast as it is reclaimed. Measured (docs/daemon.md): a thrashing 256 MiB group refaults
+ * as fast as it is reclaimed. Measured (docs/daemon-design.md): a thrashing 256 MiB group refaults
  * ~30% of its file LRU per second, healthy reclaim 0-10%.
  */
 #define PROGRESS_REFAULT_FILE_DIV 8
@@ -50,7 +50,7 @@ struct progress_params {
 	uint64_t refault_min_pages;
 };
 
-/* Defaults; docs/daemon.md gives the measurements behind them. */
+/* Defaults; docs/daemon-design.md gives the measurements behind them. */
 #define PROGRESS_STALL_BOUND_PERMILLE 600
 #define PROGRESS_REFAULT_MIN_PAGES    256
 

@@ -4,9 +4,9 @@
 # that is not part of the workload, a thrash kill and a stuck victim freed. Checks each figure.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
+. tests/lib/test.sh
 d=$(mktemp -d /tmp/oomguard-test-analyze.XXXXXX)
 trap 'rm -rf "$d"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
 # want FILE KEY VALUE
 want() { grep -qx "$2 $3" "$1" || fail "$2: want $3, got: $(grep "^$2 " "$1")"; }
 

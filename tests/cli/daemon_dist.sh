@@ -3,10 +3,11 @@
 # dist/: the example config parses with every documented key set (so the file documents real
 # keys), and the unit's system-call filter allows the kill and reap path.
 set -u
+cd "$(dirname "$0")/../.." || exit 1
+. tests/lib/test.sh
 bin=${OOMGUARD_BIN:-./oomguard}
 tmp=$(mktemp)
 trap 'rm -f "$tmp"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
 
 "$bin" status --config dist/oomguard.conf >/dev/null || fail "dist/oomguard.conf as shipped"
 # Uncomment every key but the cgroup paths (which must exist on the machine).

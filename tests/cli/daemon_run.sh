@@ -5,23 +5,13 @@
 # and keeps the old one on a bad config (saying why), journal prefixes under JOURNAL_STREAM,
 # status readable and --json; an open-files limit below what listings want is said.
 set -u
-bin=${OOMGUARD_BIN:-./oomguard}
+cd "$(dirname "$0")/../.." || exit 1
+. tests/lib/daemon.sh
+OG_BIN=${OOMGUARD_BIN:-./oomguard} # as the other cli tests: the shipped binary by default
+bin=$OG_BIN
 tmp=$(mktemp -d)
-pid=
-trap '[ -n "$pid" ] && kill -KILL "$pid" 2>/dev/null; rm -rf "$tmp"' EXIT
-fail() {
-	echo "FAIL: $*"
-	[ -f "$tmp/log" ] && cat "$tmp/log"
-	exit 1
-}
-wait_log() { # PATTERN: wait (bounded) for it in the log
-	local i
-	for i in $(seq 50); do
-		grep -q "$1" "$tmp/log" && return 0
-		sleep 0.1
-	done
-	return 1
-}
+trap 'og_cleanup; rm -rf "$tmp"' EXIT
+FAIL_LOG=$tmp/log # fail shows the daemon's log
 
 "$bin" run --bogus 2>/dev/null
 [ $? -eq 2 ] || fail "bad option: want exit 2"
@@ -44,44 +34,29 @@ grep -q 'next decision: \(retry\|oom\|unknown\)' <<<"$out" || fail "status: no d
 
 # SIGHUP with a good config, then a bad one; SIGTERM stops with 0.
 printf '[oomguard]\ndry_run = yes\ninterval_msec = 100\n' >"$tmp/ok.conf"
-JOURNAL_STREAM=1:1 "$bin" run --config "$tmp/ok.conf" 2>"$tmp/log" &
-pid=$!
-wait_log 'started:' || fail "no start line"
+JOURNAL_STREAM=1:1 og_start "$tmp/log" --config "$tmp/ok.conf" || fail "no start line"
 grep -q '^<5>started: 1 scopes, interval 100 ms' "$tmp/log" || fail "journal prefix"
 printf '[oomguard]\ndry_run = yes\ninterval_msec = 200\n' >"$tmp/ok.conf"
-kill -HUP "$pid"
-wait_log 'config reloaded: 1 scopes, interval 200 ms, dry run' || fail "reload not applied"
+kill -HUP "$OG_PID"
+wait_grep 5 'config reloaded: 1 scopes, interval 200 ms, dry run' "$tmp/log" ||
+	fail "reload not applied"
 printf '[oomguard]\ninterval_msec = fast\n' >"$tmp/ok.conf"
-kill -HUP "$pid"
-wait_log "reload failed, keeping the old config: .*ok.conf:2: bad value 'fast'" ||
+kill -HUP "$OG_PID"
+wait_grep 5 "reload failed, keeping the old config: .*ok.conf:2: bad value 'fast'" "$tmp/log" ||
 	fail "bad reload not explained"
-kill -0 "$pid" || fail "died on a bad reload"
-kill -TERM "$pid"
-wait "$pid"
-rc=$?
-pid=
-[ $rc -eq 0 ] || fail "SIGTERM: exit $rc, want 0"
+kill -0 "$OG_PID" || fail "died on a bad reload"
+og_stop || fail "SIGTERM: want exit 0"
 grep -q 'stopping: [0-9]* rounds, 0 kills' "$tmp/log" || fail "no stop line"
 
-"$bin" run --dry-run 2>"$tmp/log" &
-pid=$!
-wait_log 'started:' || fail "no start line"
-kill -INT "$pid"
-wait "$pid"
-rc=$?
-pid=
-[ $rc -eq 0 ] || fail "SIGINT: exit $rc, want 0"
+og_start "$tmp/log" --dry-run || fail "no start line"
+og_stop INT || fail "SIGINT: want exit 0"
 
 # Listings keep two files open per process: under a hard limit of 300 open files it keeps
-# (300 - 256) / 2 = 22 processes' files and says so; it still runs.
-(ulimit -n 300 && exec "$bin" run --dry-run) 2>"$tmp/log" &
-pid=$!
-wait_log 'started:' || fail "no start line under 300 open files"
+# (300 - 256) / 2 = 22 processes' files and says so; it still runs. The limit is this shell's
+# too from here on: keep this case last.
+ulimit -n 300
+og_start "$tmp/log" --dry-run || fail "no start line under 300 open files"
 grep -q 'open files limited to 300: keeping the files of 22 processes open' "$tmp/log" ||
 	fail "open-files budget not said"
-kill -TERM "$pid"
-wait "$pid"
-rc=$?
-pid=
-[ $rc -eq 0 ] || fail "SIGTERM under 300 open files: exit $rc, want 0"
+og_stop || fail "SIGTERM under 300 open files: want exit 0"
 exit 0

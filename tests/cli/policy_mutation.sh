@@ -6,12 +6,14 @@ set -u
 cd "$(dirname "$0")/../.."
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-tests="watermark retry badness"
+tests="watermark retry badness progress"
 
-# Builds the policy tests from the tree at $1; returns 1 if any of them fails.
+# Builds the policy tests from the tree at $1, the one named $2 first when there is one (a
+# mutated file's own test fails soonest); returns 1 if any of them fails, 2 if one fails to build.
 run_policy_tests() {
-	local root=$1 t
-	for t in $tests; do
+	local root=$1 order=$tests t
+	[ -n "${2:-}" ] && [[ " $tests " == *" $2 "* ]] && order="$2 ${tests/$2/}"
+	for t in $order; do
 		gcc -std=gnu11 -D_GNU_SOURCE -I"$root/src" -O0 -o "$root/t_$t" "$root"/src/policy/*.c \
 			tests/unit/test_policy_$t.c -lcmocka || { echo "build failed"; return 2; }
 		"$root/t_$t" >/dev/null 2>&1 || return 1
@@ -34,7 +36,7 @@ while IFS=$'\t' read -r file expr name; do
 		missed=$((missed + 1))
 		continue
 	fi
-	run_policy_tests "$d"
+	run_policy_tests "$d" "${file%.*}"
 	case $? in
 	1) echo "caught: $name" ;;
 	*) echo "FAIL: mutation $name not caught by any policy test"; missed=$((missed + 1)) ;;
@@ -61,5 +63,36 @@ badness.c	s@return a->start_time > b->start_time;@return a->start_time < b->star
 badness.c	s@return a_mem > b_mem;@return a_mem < b_mem;@	memory tie-break
 badness.c	s@adj \*= (long)(totalpages / 1000);@adj *= (long)(totalpages / 100);@	adj scale
 badness.c	s@if (t->oom_score_adj <= OOM_SCORE_ADJ_MIN)@if (t->oom_score_adj < OOM_SCORE_ADJ_MIN)@	adj -1000 killable
+progress.h	s@define PROGRESS_REFAULT_FILE_DIV 8@define PROGRESS_REFAULT_FILE_DIV 4@	v1 bound file / 4
+progress.h	s@define PROGRESS_REFAULT_FILE_DIV 8@define PROGRESS_REFAULT_FILE_DIV 16@	v1 bound file / 16
+progress.h	s@define PROGRESS_STALL_BOUND_PERMILLE 600@define PROGRESS_STALL_BOUND_PERMILLE 599@	default stall bound 599
+progress.h	s@define PROGRESS_STALL_BOUND_PERMILLE 600@define PROGRESS_STALL_BOUND_PERMILLE 601@	default stall bound 601
+progress.h	s@define PROGRESS_REFAULT_MIN_PAGES\( *\)256@define PROGRESS_REFAULT_MIN_PAGES\1255@	default refault floor 255
+progress.h	s@define PROGRESS_REFAULT_MIN_PAGES\( *\)256@define PROGRESS_REFAULT_MIN_PAGES\1257@	default refault floor 257
+progress.c	s@if (s->parked)@if (0)@	parked rule dropped
+progress.c	s@r.reason = "tasks parked under_oom";@r.reason = "tasks parked under_oom"; r.is_round = false;@	parked not a round
+progress.c	s@s->refaulted_pages < p->refault_min_pages)@s->refaulted_pages <= p->refault_min_pages)@	refault floor < made <=
+progress.c	s@!s->stall_events && @@	stalled allocations not a round
+progress.c	s@!s->stall_events && s->refaulted_pages@!s->stall_events || s->refaulted_pages@	not-a-round test && made ||
+progress.c	s@reclaimed = s->has_reclaimed ? s->reclaimed_pages : 0;@reclaimed = s->reclaimed_pages;@	v1 uses the reclaim figure
+progress.c	s@r.reclaimed_pages = reclaimed;@@	reclaim figure not reported
+progress.c	s@reclaimed > s->refaulted_pages ? reclaimed - s->refaulted_pages : 0;@reclaimed;@	refaults not taken off
+progress.c	s@reclaimed > s->refaulted_pages ? reclaimed - s->refaulted_pages : 0;@reclaimed - s->refaulted_pages;@	net not floored at 0
+progress.c	s@s->has_stall_usec && @@	unmeasured stall used
+progress.c	s@s->interval_usec &&@1 \&\&@	empty interval not guarded
+progress.c	s@s->stall_usec \* 1000 >@s->stall_usec * 1000 >=@	stall bound > made >=
+progress.c	s@s->stall_usec \* 1000 >@s->stall_usec * 100 >@	stall bound read as percent
+progress.c	s@s->interval_usec \* p->stall_bound_permille@s->interval_usec * PROGRESS_STALL_BOUND_PERMILLE@	stall bound param ignored
+progress.c	s@r.progress = r.net_reclaimed > 0;@r.progress = reclaimed > 0;@	gross reclaim is progress
+progress.c	s@if (bound < p->refault_min_pages)@if (0)@	v1 floor dropped
+progress.c	s@bound = p->refault_min_pages;@bound = PROGRESS_REFAULT_MIN_PAGES;@	v1 floor param ignored
+progress.c	s@s->refaulted_pages < bound / 2;@s->refaulted_pages <= bound / 2;@	v1 progress < made <=
+progress.c	s@s->refaulted_pages < bound / 2;@s->refaulted_pages < bound;@	v1 hold band gone
+progress.c	s@s->refaulted_pages < bound / 2;@s->refaulted_pages < bound / 4;@	v1 progress under a quarter
+progress.c	s@!r.progress && s->refaulted_pages < bound)@!r.progress \&\& s->refaulted_pages <= bound)@	v1 hold < made <=
+progress.c	s@if (!r.progress && s->refaulted_pages < bound)@if (0)@	v1 hold dropped
+progress.c	s@r.hold = true;@r.hold = false;@	hold not reported
+progress.c	s@r.net_reclaimed = r.progress ? 1 : 0;@r.net_reclaimed = 0;@	v1 net not reported
+progress.c	s@r.progress ? "reclaim stayed" : "reclaim undone by refaults"@r.progress ? "reclaim undone by refaults" : "reclaim stayed"@	reasons swapped
 EOF_M
 [ "$missed" -eq 0 ] || exit 1

@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # The command line: --help lists every sub-command, --version, bad usage exits 2 naming the fault.
 set -u
+cd "$(dirname "$0")/../.." || exit 1
+. tests/lib/test.sh
 bin=${OOMGUARD_BIN:-./oomguard}
-fail() { echo "FAIL: $*"; exit 1; }
 
 out=$("$bin" --help) || fail "--help exited $?"
 for c in run status sim; do

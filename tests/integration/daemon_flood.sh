@@ -6,7 +6,7 @@
 set -u
 cd "$(dirname "$0")/../.."
 CG_TAG=flood . tests/lib/cgroup.sh
-. tests/integration/daemon_lib.bash
+. tests/lib/daemon.sh
 cg_require || exit 77
 og_require_tools mem_eater || exit 77
 
@@ -29,7 +29,7 @@ done
 ok=0
 for i in $(seq 300); do
 	sleep 0.1
-	under=$(awk '$1 == "under_oom" {print $2}' "$dir/memory.oom_control")
+	under=$(cg_field "$CG" memory.oom_control under_oom)
 	alive=0 ready=0
 	for k in "${!pids[@]}"; do
 		if kill -0 "${pids[$k]}" 2>/dev/null; then
@@ -55,8 +55,8 @@ for kp in $(sed -n 's/.* kill scope=[^ ]* pid=\([0-9]*\).*/\1/p' "$tmp/log"); do
 	[[ " ${pids[*]} " == *" $kp "* ]] || { echo "FAIL: killed pid $kp is not an eater"; fail=1; }
 done
 kill -0 "$outside" 2>/dev/null || { echo "FAIL: the process outside was killed"; fail=1; }
-kk=$(awk '$1 == "oom_kill" {print $2}' "$dir/memory.oom_control")
-[ "${kk:-0}" = 0 ] || { echo "FAIL: the kernel killed $kk tasks"; fail=1; }
+kk=$(cg_field "$CG" memory.oom_control oom_kill)
+[ "$kk" = 0 ] || { echo "FAIL: the kernel killed $kk tasks"; fail=1; }
 grep -c 'reap scope=.*result=released' "$tmp/log" | sed 's/^/released: /'
 if [ "$fail" != 0 ]; then
 	for k in "${!pids[@]}"; do kill -0 "${pids[$k]}" 2>/dev/null || echo "eater ${pids[$k]}: $(cat "$tmp/eater.$((k + 1))")"; done

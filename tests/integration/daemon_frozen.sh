@@ -7,25 +7,20 @@
 set -u
 cd "$(dirname "$0")/../.."
 CG_TAG=frozen . tests/lib/cgroup.sh
-. tests/integration/daemon_lib.bash
-cg_require || exit 77
+. tests/lib/daemon.sh
+cg_require freezer || exit 77
 og_require_tools mem_eater || exit 77
-[ -d "$CG_ROOT/freezer" ] || { echo "SKIP: no cgroup v1 freezer"; exit 77; }
 
 rss_kib() { awk '$1 == "VmRSS:" {print $2}' "/proc/$1/status" 2>/dev/null || echo 0; }
 
 # run_case MODE: MODE is "reap" or "noreap". Prints the victim's RSS 1 s after the kill.
 run_case() {
-	local mode=$1 tmp cg dir victim filler i t0 kill_line rss=-1 state args=()
+	local mode=$1 tmp cg dir victim filler rss=-1 state args=()
 	tmp=$(mktemp -d)
 	cg_new cg 1280M --oom-kill-disable --freezer || return 1
 	dir=$(cg_path "$cg" memory)
 	cg_spawn "$cg" victim "$OG_TOOLS/mem_eater" 1G >"$tmp/victim" 2>&1
-	for i in $(seq 200); do
-		grep -q '^ready' "$tmp/victim" && break
-		sleep 0.1
-	done
-	grep -q '^ready' "$tmp/victim" || { echo "victim not ready"; return 1; }
+	wait_grep 20 '^ready' "$tmp/victim" "$victim" || { echo "victim not ready"; return 1; }
 	cg_freeze "$cg"
 	[ "$mode" = noreap ] && args=(--no-reap)
 	og_start "$tmp/log" --cgroup "$dir" "${args[@]}" || return 1
@@ -33,12 +28,8 @@ run_case() {
 	(echo "$BASHPID" >"$dir/cgroup.procs" && exec "$OG_TOOLS/mem_eater" -s 8M -i 20 400M) \
 		>"$tmp/filler" 2>&1 &
 	filler=$!
-	for i in $(seq 100); do
-		kill_line=$(grep " kill scope=.* pid=$victim " "$tmp/log")
-		[ -n "$kill_line" ] && break
-		sleep 0.05
-	done
-	[ -n "$kill_line" ] || { echo "$mode: victim never killed"; cat "$tmp/log"; return 1; }
+	wait_grep 5 " kill scope=.* pid=$victim " "$tmp/log" ||
+		{ echo "$mode: victim never killed"; cat "$tmp/log"; return 1; }
 	sleep 1
 	rss=$(rss_kib "$victim")
 	state=$(cat "$(cg_path "$cg" freezer)/freezer.state")

@@ -7,7 +7,7 @@
 set -u
 cd "$(dirname "$0")/../.."
 CG_TAG=nokill . tests/lib/cgroup.sh
-. tests/integration/daemon_lib.bash
+. tests/lib/daemon.sh
 cg_require || exit 77
 og_require_tools mem_eater writer || exit 77
 RUN_SEC=${RUN_SEC:-30}

@@ -12,10 +12,9 @@
 set -u
 cd "$(dirname "$0")/../.."
 CG_TAG=thrash . tests/lib/cgroup.sh
-. tests/integration/daemon_lib.bash
-cg_require || exit 77
+. tests/lib/daemon.sh
+cg_require blkio || exit 77
 og_require_tools thrasher || exit 77
-[ -d "$CG_ROOT/blkio" ] || { echo "SKIP: no cgroup v1 blkio controller"; exit 77; }
 CONTROL_SEC=${CONTROL_SEC:-60}
 
 ms() { echo $(($(date +%s%N) / 1000000)); }
@@ -36,7 +35,7 @@ while [ "$(ms)" -lt "$t_end" ]; do
 	[ -n "$t_start" ] && [ -z "$t_decide" ] && grep -q 'dry-run: would kill' "$tmp/log" && t_decide=$(ms)
 done
 fail=0
-kernel_kills=$(awk '$1 == "oom_kill" {print $2}' "$dir/memory.oom_control")
+kernel_kills=$(cg_field "$CG" memory.oom_control oom_kill)
 tail -n 3 "$tmp/thr"
 if [ -z "$t_start" ]; then
 	echo "FAIL: the thrasher never finished its first pass (group oom_kill=${kernel_kills:-?})"
@@ -76,7 +75,7 @@ sleep 0.3
 og_stop || exit 1
 grep ' kill scope=\| reap scope=' "$tmp/log2" | cut -c1-300
 if ! grep -q " kill scope=$dir2 pid=$thr2 " "$tmp/log2"; then
-	echo "FAIL: thrasher not killed by oomguard (group oom_kill=$(awk '$1 == "oom_kill" {print $2}' "$dir2/memory.oom_control"))"
+	echo "FAIL: thrasher not killed by oomguard (group oom_kill=$(cg_field "$CG2" memory.oom_control oom_kill))"
 	tail -n 5 "$tmp/thr2"
 	tail "$tmp/log2"
 	exit 1

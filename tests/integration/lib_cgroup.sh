@@ -6,9 +6,9 @@
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 CG_TAG=lib . tests/lib/cgroup.sh
+. tests/lib/test.sh
 cg_require || exit 77
 tools=${OOMGUARD_TOOLS:-build/tools}
-fail() { echo "FAIL: $*"; exit 1; }
 
 # 1. Limits: over 4 GiB and junk refused, 4 GiB accepted.
 cg_new cg 5G 2>/dev/null && fail "5G limit accepted"
@@ -24,8 +24,7 @@ cg_new cg 64M --freezer --oom-kill-disable || fail "cg_new"
 got=$(cg_exec "$cg" cat /proc/self/cgroup)
 grep -q ":memory:/$cg\$" <<<"$got" || fail "not in the memory group: $got"
 grep -q ":freezer:/$cg\$" <<<"$got" || fail "not in the freezer group: $got"
-grep -q '^oom_kill_disable 1' "$(cg_path "$cg" memory)/memory.oom_control" ||
-	fail "oom_kill_disable not set"
+[ "$(cg_field "$cg" memory.oom_control oom_kill_disable)" = 1 ] || fail "oom_kill_disable not set"
 cg_destroy "$cg"
 
 # 3. A failing shell with a frozen group, a stuck OOM group and a bystander: its EXIT trap
@@ -42,10 +41,7 @@ names=$(mktemp /tmp/oomguard-test-lib.XXXXXX)
 	cg_spawn "$b" p2 "$tools/mem_eater" 64M # stops at the limit, waiting on a disabled OOM killer
 	sleep 0.5
 	cg_freeze "$a"
-	for _ in $(seq 50); do
-		grep -q 'under_oom 1' "$(cg_path "$b" memory)/memory.oom_control" && break
-		sleep 0.1
-	done
+	wait_grep 5 '^under_oom 1' "$(cg_path "$b" memory)/memory.oom_control"
 	echo "$p1 $p2" >>"$names"
 	false
 	exit 1

@@ -6,16 +6,16 @@
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 CG_TAG=eater . tests/lib/cgroup.sh
+. tests/lib/test.sh
 cg_require || exit 77
 tools=${OOMGUARD_TOOLS:-build/tools}
 out=$(mktemp -d /tmp/oomguard-test-eater.XXXXXX)
 trap 'cg_cleanup_all; rm -rf "$out"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
 
 # 1. 64 MiB in 128 MiB: ready line, RSS and the group's rss at least the size, under the limit.
 cg_new cg 128M || fail "cg_new"
 cg_spawn "$cg" pid "$tools/mem_eater" 64M >"$out/eater1"
-for _ in $(seq 100); do grep -q '^ready' "$out/eater1" && break; sleep 0.1; done
+wait_grep 10 '^ready' "$out/eater1" "$pid"
 line=$(grep '^ready' "$out/eater1") || fail "no ready line: $(cat "$out/eater1")"
 [[ $line =~ size_kib=([0-9]+)\ rss_kib=([0-9]+)\ pid=([0-9]+) ]] || fail "bad line: $line"
 size_kib=${BASH_REMATCH[1]} rss_kib=${BASH_REMATCH[2]} epid=${BASH_REMATCH[3]}
@@ -40,7 +40,7 @@ wait "$pid"
 rc=$?
 [ "$rc" -eq 137 ] || fail "256M in 128M exited $rc, want 137 (SIGKILL): $(cat "$out/eater2")"
 grep -q '^ready' "$out/eater2" && fail "256M eater said ready inside a 128M group"
-[ "$(awk '$1 == "oom_kill" { print $2 }' "$(cg_path "$cg" memory)/memory.oom_control")" -ge 1 ] ||
+[ "$(cg_field "$cg" memory.oom_control oom_kill)" -ge 1 ] ||
 	fail "memory.oom_control oom_kill did not count the kill"
 cg_destroy "$cg" || fail "cg_destroy"
 

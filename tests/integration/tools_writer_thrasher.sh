@@ -6,11 +6,11 @@
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 CG_TAG=wrth . tests/lib/cgroup.sh
+. tests/lib/test.sh
 cg_require || exit 77
 tools=${OOMGUARD_TOOLS:-build/tools}
 dir=$(mktemp -d /var/tmp/oomguard-test-wrth.XXXXXX)
 trap 'cg_cleanup_all; rm -rf "$dir"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
 
 # 1. writer: 3 loops of 16 MiB in 4 MiB blocks with fsync; the file is gone afterwards.
 cg_new cg 64M || fail "cg_new"

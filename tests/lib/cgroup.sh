@@ -5,13 +5,14 @@
 # inside them from their first page; everything removed on EXIT, killing only the groups' own tasks.
 #
 # Usage (bash):   . tests/lib/cgroup.sh
-#   cg_require || exit 77                       # root and the v1 memory controller, else SKIP line
+#   cg_require [CTRL...] || exit 77             # root, the v1 memory controller (and CTRLs), else SKIP line
 #   cg_new CG 128M [--oom-kill-disable] [--freezer] [--psi] [--read-bps PATH BPS] [--write-bps PATH BPS]
 #       --psi adds a group in the v2 hierarchy ($CG_ROOT/unified) for its memory.pressure file
 #   cg_spawn CG PIDVAR cmd args...              # background, inside CG; pid in $PIDVAR
 #   cg_exec CG cmd args...                      # foreground, inside CG; returns its status
 #   cg_path CG memory|freezer|blkio             # the group's directory in that hierarchy
 #   cg_stat CG KEY                              # one memory.stat value (bytes or count)
+#   cg_field CG FILE KEY                        # one value of a flat-keyed memory.* file
 #   cg_freeze CG / cg_thaw CG / cg_destroy CG / cg_cleanup_all
 # The library sets an EXIT trap that calls cg_cleanup_all; a caller that sets its own EXIT trap must
 # call cg_cleanup_all from it. Names of groups are oomguard-test-TAG-PID-N (TAG from $CG_TAG).
@@ -23,8 +24,10 @@ CG_CREATED=()       # every group name this shell created, for cg_cleanup_all
 declare -A CG_CTRLS # name -> space-separated controllers the group exists in
 CG_SEQ=0
 
-# cg_require: succeed when we are root and the v1 memory controller is mounted; else print why.
+# cg_require [CTRL...]: succeed when we are root and the v1 memory controller (and each v1
+# controller CTRL: freezer, blkio) is mounted; else print why.
 cg_require() {
+	local ctrl
 	if [ "$(id -u)" != 0 ]; then
 		echo "SKIP: needs root to create cgroups"
 		return 1
@@ -33,6 +36,12 @@ cg_require() {
 		echo "SKIP: no cgroup v1 memory controller at $CG_ROOT/memory"
 		return 1
 	fi
+	for ctrl in "$@"; do
+		if [ ! -d "$CG_ROOT/$ctrl" ]; then
+			echo "SKIP: no cgroup v1 $ctrl controller at $CG_ROOT/$ctrl"
+			return 1
+		fi
+	done
 	return 0
 }
 
@@ -154,10 +163,15 @@ cg_procs() {
 	cat "$CG_ROOT/memory/$1/cgroup.procs" 2>/dev/null
 }
 
-# cg_stat CG KEY: a memory.stat value; cg_read CG FILE: a memory.* file's first line.
+# cg_field CG FILE KEY: KEY's value in a flat-keyed memory.* file (memory.stat,
+# memory.oom_control), 0 when it is absent; cg_stat CG KEY: a memory.stat value;
+# cg_read CG FILE: a memory.* file's first line.
+cg_field() {
+	awk -v k="$3" '$1 == k { print $2; found = 1 } END { if (!found) print 0 }' \
+		"$CG_ROOT/memory/$1/$2"
+}
 cg_stat() {
-	awk -v k="$2" '$1 == k { print $2; found = 1 } END { if (!found) print 0 }' \
-		"$CG_ROOT/memory/$1/memory.stat"
+	cg_field "$1" memory.stat "$2"
 }
 cg_read() {
 	head -n1 "$CG_ROOT/memory/$1/$2"
