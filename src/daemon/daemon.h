@@ -45,7 +45,7 @@ struct daemon {
 	struct reaper reaper;
 	int self_pid;
 	struct event_state ev;
-	unsigned long rounds, kills;
+	unsigned long rounds, kills, dry_run_kills;
 	char scratch[SCOPE_SCRATCH_SIZE];
 };
 

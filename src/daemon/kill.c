@@ -28,7 +28,8 @@ void log_decision(const struct scope *s, int prio, const char *what)
 	    s->round.reason ? s->round.reason : "", s->decision.reason ? s->decision.reason : "");
 }
 
-/* Re-check the scope after choosing and before killing. True: resolved, kill nothing. The
+/* Re-check the scope after choosing and before killing. True: resolved (by free memory, or by
+ * the kernel's own OOM kill since the verdict's read), kill nothing. The
  * scope's usage as re-read goes to *@ret_usage (0 when it could not be read): it is the
  * "before" of what the kill frees, read through the scope's open files (no open, no kernel
  * allocation, at the moment memory is exhausted). */
@@ -42,27 +43,46 @@ static bool recheck_resolved(struct daemon *d, struct scope *s, const struct oom
 	r = scope_acquire(&recheck, d->scratch, now_usec());
 	memcpy(s->fds, recheck.fds, sizeof(s->fds)); /* a failed read may have reopened one */
 	*ret_usage = r == 0 ? recheck.cur.usage_bytes : 0;
-	if (r < 0 || !scope_resolved(&recheck))
+	if (r < 0)
+		return false;
+	/* The kernel's own killer acted in the scope since the verdict's read: memory is coming
+	 * back, and a second kill now would be one too many. */
+	if (recheck.cur.kernel_oom_kills <= s->cur.kernel_oom_kills && !scope_resolved(&recheck))
 		return false;
 	escape_comm(victim->comm, comm, sizeof(comm));
-	log_msg(LOG_PRIO_NOTICE, "resolved before kill scope=%s pid=%d comm=%s", s->name,
-		victim->pid, comm);
+	log_msg(LOG_PRIO_NOTICE, "resolved before kill scope=%s pid=%d comm=%s%s", s->name,
+		victim->pid, comm,
+		recheck.cur.kernel_oom_kills > s->cur.kernel_oom_kills ? " (the kernel killed)" : "");
 	scope_oom_progress(s);
 	return true;
 }
 
 /*
- * SIGKILL @victim through @pidfd (which pins it and whose identity was confirmed; owned: it is
- * closed, or a dup goes to the reaper) and hand it to the reaper.
+ * SIGKILL @victim (@points: its badness) through @pidfd (which pins it and whose identity was
+ * confirmed; owned: it is closed, or a dup goes to the reaper) and hand it to the reaper. A dry
+ * run stops here, before the signal.
  */
 static int signal_and_hand(struct daemon *d, struct scope *s, const struct oom_task *victim,
-			   int pidfd, uint64_t usage_before, uint64_t detect_usec)
+			   long points, int pidfd, uint64_t usage_before, uint64_t detect_usec)
 {
 	struct reap_request req;
 	char comm[ESCAPED_COMM_LEN];
 	int r;
 
 	escape_comm(victim->comm, comm, sizeof(comm));
+	if (d->cfg.dry_run) {
+		/* The whole path but the signal: a dry run reports what a real run would kill. */
+		d->dry_run_kills++;
+		log_msg(LOG_PRIO_NOTICE,
+			"dry-run: would kill scope=%s pid=%d comm=%s rss_kib=%llu badness=%ld "
+			"oom_score_adj=%d",
+			s->name, victim->pid, comm,
+			(unsigned long long)pages_to_kib(victim->rss_pages, s->page_shift), points,
+			victim->oom_score_adj);
+		sys->close(pidfd);
+		scope_oom_progress(s);
+		return 0;
+	}
 	memset(&req, 0, sizeof(req));
 	req.pid = victim->pid;
 	memcpy(req.comm, victim->comm, sizeof(req.comm));
@@ -126,7 +146,7 @@ static int open_confirmed(struct daemon *d, const struct scope *s, const struct 
 	return pidfd;
 }
 
-int daemon_kill(struct daemon *d, struct scope *s, const struct oom_task *victim,
+int daemon_kill(struct daemon *d, struct scope *s, const struct oom_task *victim, long points,
 		uint64_t detect_usec)
 {
 	char comm[ESCAPED_COMM_LEN];
@@ -137,7 +157,7 @@ int daemon_kill(struct daemon *d, struct scope *s, const struct oom_task *victim
 		return -EAGAIN;
 	pidfd = open_confirmed(d, s, victim);
 	if (pidfd >= 0)
-		return signal_and_hand(d, s, victim, pidfd, usage, detect_usec);
+		return signal_and_hand(d, s, victim, points, pidfd, usage, detect_usec);
 	escape_comm(victim->comm, comm, sizeof(comm));
 	if (pidfd == -ESRCH || pidfd == -ESTALE)
 		log_msg(LOG_PRIO_NOTICE,
@@ -198,48 +218,46 @@ int daemon_arm(struct daemon *d, struct scope *s, uint64_t now)
 	return 0;
 }
 
-void daemon_act(struct daemon *d, struct scope *s, uint64_t detect_usec)
+/*
+ * The verdict's kill through the candidate chosen ahead, when it is fresh and still what it was
+ * when chosen: alive, and with the oom_score_adj it had (a process that protected itself, or was
+ * made a preferred victim, since then is chosen again). Return: true when the verdict was
+ * handled (killed, or the re-check found the scope resolved), false to choose afresh.
+ */
+static bool act_armed(struct daemon *d, struct scope *s, uint64_t detect_usec)
 {
 	struct candidate *c = &s->cand;
-	const struct oom_task *t;
-	char comm[ESCAPED_COMM_LEN];
 	uint64_t usage;
+	int pidfd, adj, r;
+
+	if (c->pidfd < 0 || detect_usec - c->time_usec > CANDIDATE_MAX_AGE_USEC)
+		return false;
+	/* A pidfd polls readable once its process has exited (a zombie too): the kernel may have
+	 * killed it since. */
+	if (sys_pidfd_exited(c->pidfd, 0))
+		return false;
+	r = tasks_read_adj(&d->tasks, s->root, c->task.pid, d->scratch, sizeof(d->scratch), &adj);
+	if (r < 0 || adj != c->task.oom_score_adj)
+		return false;
+	if (recheck_resolved(d, s, &c->task, &usage))
+		return true;
+	pidfd = c->pidfd; /* it goes to signal_and_hand */
+	c->pidfd = -1;
+	r = signal_and_hand(d, s, &c->task, c->points, pidfd, usage, detect_usec);
+	if (r == -ESRCH)
+		return false; /* gone since it was chosen: choose again now */
+	log_decision(s, LOG_PRIO_NOTICE, "oom");
+	return true;
+}
+
+void daemon_act(struct daemon *d, struct scope *s, uint64_t detect_usec)
+{
 	size_t idx = 0;
 	long points = 0;
-	int pidfd, r;
+	int r;
 
-	if (c->pidfd >= 0 && detect_usec - c->time_usec <= CANDIDATE_MAX_AGE_USEC) {
-		/* Chosen ahead: kill through the held pidfd, log the inputs after. */
-		if (d->cfg.dry_run) {
-			log_decision(s, LOG_PRIO_NOTICE, "oom");
-			escape_comm(c->task.comm, comm, sizeof(comm));
-			log_msg(LOG_PRIO_NOTICE,
-				"dry-run: would kill scope=%s pid=%d comm=%s rss_kib=%llu "
-				"badness=%ld (chosen %llu ms before)",
-				s->name, c->task.pid, comm,
-				(unsigned long long)pages_to_kib(c->task.rss_pages, s->page_shift),
-				c->points, (unsigned long long)(detect_usec - c->time_usec) / 1000);
-			scope_oom_progress(s);
-			return;
-		}
-		/* A pidfd polls readable once its process has exited (a zombie too). */
-		if (sys_pidfd_exited(c->pidfd, 0)) {
-			candidate_drop(s); /* it died since (the kernel may have killed it) */
-			goto choose;
-		}
-		if (recheck_resolved(d, s, &c->task, &usage))
-			return;
-		t = &c->task;
-		pidfd = c->pidfd; /* it goes to signal_and_hand */
-		c->pidfd = -1;
-		r = signal_and_hand(d, s, t, pidfd, usage, detect_usec);
-		if (r != -ESRCH) {
-			log_decision(s, LOG_PRIO_NOTICE, "oom");
-			return;
-		}
-		/* Gone since it was chosen: choose again now. */
-	}
-choose:
+	if (act_armed(d, s, detect_usec))
+		return;
 	candidate_drop(s);
 	r = tasks_acquire(&d->tasks, s, &d->cfg, &d->victims, d->self_pid, d->scratch,
 			  sizeof(d->scratch));
@@ -258,19 +276,8 @@ choose:
 	case OOM_SELECT_VICTIM:
 		break;
 	}
-	t = &d->tasks.tasks[idx];
 	log_decision(s, LOG_PRIO_NOTICE, "oom");
-	if (d->cfg.dry_run) {
-		escape_comm(t->comm, comm, sizeof(comm));
-		log_msg(LOG_PRIO_NOTICE,
-			"dry-run: would kill scope=%s pid=%d comm=%s rss_kib=%llu "
-			"badness=%ld",
-			s->name, t->pid, comm,
-			(unsigned long long)pages_to_kib(t->rss_pages, s->page_shift), points);
-		scope_oom_progress(s);
-		return;
-	}
-	daemon_kill(d, s, t, detect_usec);
+	daemon_kill(d, s, &d->tasks.tasks[idx], points, detect_usec);
 }
 
 enum arm_action arm_decide(const struct scope *s, uint64_t now)

@@ -46,17 +46,18 @@ void candidate_drop(struct scope *s);
 
 /*
  * daemon_act() - the OOM verdict of scope @s: kill its candidate through the held pidfd when it
- * is fresh and alive, else list the scope's tasks, choose and daemon_kill(). Both re-check the
- * scope first. @detect_usec: when the verdict was read.
+ * is fresh, alive and its oom_score_adj unchanged, else list the scope's tasks, choose and
+ * daemon_kill(). Both re-check the scope first; a dry run walks the same path up to the
+ * signal. @detect_usec: when the verdict was read.
  */
 void daemon_act(struct daemon *d, struct scope *s, uint64_t detect_usec);
 
 /*
- * daemon_kill() - act on a chosen victim: re-check, pidfd_open, confirm identity, SIGKILL,
- * hand a dup'ed pidfd to the reaper. Return: 0 when killed, -EAGAIN when the re-check found
+ * daemon_kill() - act on a chosen victim (@points: its badness): re-check, pidfd_open, confirm
+ * identity, SIGKILL, hand a dup'ed pidfd to the reaper (a dry run stops before the signal). Return: 0 when killed, -EAGAIN when the re-check found
  * the scope resolved, -ESRCH when the victim was gone (nothing else is killed), -errno.
  */
-int daemon_kill(struct daemon *d, struct scope *s, const struct oom_task *victim,
+int daemon_kill(struct daemon *d, struct scope *s, const struct oom_task *victim, long points,
 		uint64_t detect_usec);
 
 /* daemon_handle_reports() - read the reaper's reports, release their scopes, log them. */

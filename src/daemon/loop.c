@@ -187,7 +187,8 @@ int daemon_run(struct daemon *d)
 			next_round = now + d->cfg.interval_msec * 1000ull;
 		}
 	}
-	log_msg(LOG_PRIO_NOTICE, "stopping: %lu rounds, %lu kills", d->rounds, d->kills);
+	log_msg(LOG_PRIO_NOTICE, "stopping: %lu rounds, %lu kills%s", d->rounds,
+		d->cfg.dry_run ? d->dry_run_kills : d->kills, d->cfg.dry_run ? " (dry run)" : "");
 	daemon_teardown(d);
 	return 0;
 }

@@ -76,6 +76,15 @@ void scope_decide(struct scope *s, const struct config *c)
 
 	s->oom = false;
 	s->decided = false;
+	if (s->has_prev && s->cur.kernel_oom_kills > s->prev.kernel_oom_kills) {
+		/* The kernel's killer freed memory in the scope: progress, as a kill of ours is. */
+		scope_oom_progress(s);
+		memset(&s->decision, 0, sizeof(s->decision));
+		s->decision.verdict = RETRY_RECLAIM;
+		s->decision.reason = "the kernel killed";
+		s->decided = true;
+		return;
+	}
 	if (s->hist_len < 2)
 		return;
 	old = &s->hist[s->hist_len < SCOPE_WINDOW_ROUNDS ? 0 : s->hist_next];

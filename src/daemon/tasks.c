@@ -315,6 +315,16 @@ int tasks_read_stat(struct task_list *tl, const char *root, int pid, char *scrat
 	return read_pid_stat(root, pid, scratch, size, ret_stat);
 }
 
+int tasks_read_adj(struct task_list *tl, const char *root, int pid, char *scratch, size_t size,
+		   int *ret_adj)
+{
+	struct proc_fds *e = fds_find(tl, pid, false);
+
+	if (e && e->adj_fd >= 0 && sys_pread_whole(e->adj_fd, scratch, size) >= 0)
+		return parse_oom_score_adj_buf(scratch, ret_adj);
+	return read_pid_oom_score_adj(root, pid, ret_adj);
+}
+
 static void add_pid(struct task_list *tl, const struct scope *s, const struct config *c,
 		    const struct victim_table *vt, int self_pid, int pid, char *scratch,
 		    size_t size)

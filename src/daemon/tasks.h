@@ -91,6 +91,10 @@ struct task_list {
 int tasks_read_stat(struct task_list *tl, const char *root, int pid, char *scratch, size_t size,
 		    struct pid_stat *ret_stat);
 
+/* tasks_read_adj() - /proc/@pid/oom_score_adj, as tasks_read_stat() reads the stat. */
+int tasks_read_adj(struct task_list *tl, const char *root, int pid, char *scratch, size_t size,
+		   int *ret_adj);
+
 /* tasks_close() - close the files a task list keeps open. */
 void tasks_close(struct task_list *tl);
 

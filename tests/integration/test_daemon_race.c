@@ -130,6 +130,23 @@ static int setup_prefer(void **state)
 	return setup_with(7, argv);
 }
 
+static int setup_dry_run(void **state)
+{
+	char *argv[] = {"run", "--cgroup", cg, "--reserve-permille", "500", "--dry-run", NULL};
+
+	(void)state;
+	return setup_with(6, argv);
+}
+
+/* A reserve of 1 per mille: the eaters leave the group far above its high watermark. */
+static int setup_dry_run_roomy(void **state)
+{
+	char *argv[] = {"run", "--cgroup", cg, "--reserve-permille", "1", "--dry-run", NULL};
+
+	(void)state;
+	return setup_with(6, argv);
+}
+
 static int teardown(void **state)
 {
 	(void)state;
@@ -173,7 +190,7 @@ static void test_exit_before_pidfd_open(void **state)
 	(void)state;
 	race_pid = victim.pid;
 	fake.pidfd_open = racing_pidfd_open;
-	assert_int_equal(daemon_kill(&d, &d.scopes[0], &victim, now_usec()), -ESRCH);
+	assert_int_equal(daemon_kill(&d, &d.scopes[0], &victim, 0, now_usec()), -ESRCH);
 	assert_small_alive();
 }
 
@@ -183,7 +200,7 @@ static void test_exit_before_signal(void **state)
 
 	(void)state;
 	fake.pidfd_send_signal = racing_send_signal;
-	assert_int_equal(daemon_kill(&d, &d.scopes[0], &victim, now_usec()), -ESRCH);
+	assert_int_equal(daemon_kill(&d, &d.scopes[0], &victim, 0, now_usec()), -ESRCH);
 	assert_small_alive();
 }
 
@@ -193,7 +210,7 @@ static void test_pid_reused(void **state)
 
 	(void)state;
 	victim.start_time++; /* as if the pid now named a newer process */
-	assert_int_equal(daemon_kill(&d, &d.scopes[0], &victim, now_usec()), -ESRCH);
+	assert_int_equal(daemon_kill(&d, &d.scopes[0], &victim, 0, now_usec()), -ESRCH);
 	assert_small_alive();
 	assert_int_equal(kill(big, 0), 0); /* the "new" process was not touched either */
 }
@@ -244,6 +261,90 @@ static void test_armed_stale(void **state)
 	assert_int_equal(waitpid(big, &status, 0), big);
 	big = 0;
 	assert_int_equal(waitpid(small, NULL, WNOHANG), 0);
+}
+
+/* waitpid(@pid) for 5 s at most (a kill that went elsewhere must fail the test, not hang it). */
+static pid_t wait_bounded(pid_t pid, int *status)
+{
+	for (int i = 0; i < 500; i++) {
+		pid_t r = waitpid(pid, status, WNOHANG);
+
+		if (r != 0)
+			return r;
+		usleep(10000);
+	}
+	return 0;
+}
+
+/* Writes @adj to @pid's oom_score_adj. Return: 0 or -errno. */
+static int write_adj(pid_t pid, int adj)
+{
+	char path[64], val[16];
+	int fd, n;
+
+	snprintf(path, sizeof(path), "/proc/%d/oom_score_adj", pid);
+	snprintf(val, sizeof(val), "%d", adj);
+	fd = open(path, O_WRONLY);
+	if (fd < 0)
+		return -errno;
+	n = (int)write(fd, val, strlen(val));
+	close(fd);
+	return n < 0 ? -errno : 0;
+}
+
+/*
+ * A candidate whose oom_score_adj changed since it was chosen is not killed on the old choice:
+ * the verdict chooses again, with what the processes say now.
+ */
+static void test_armed_adj_changed(void **state)
+{
+	int status = 0;
+
+	(void)state;
+	(void)choose(); /* the scope's size, which oom_score_adj is scaled by */
+	assert_int_equal(write_adj(big, 500), 0);
+	assert_int_equal(daemon_arm(&d, &d.scopes[0], now_usec()), 0);
+	assert_int_equal(d.scopes[0].cand.task.pid, big);
+	/* Back to 0 needs no privilege (not below oom_score_adj_min, 0 here). */
+	assert_int_equal(write_adj(big, 0), 0);
+	assert_int_equal(write_adj(small, 1000), 0);
+	daemon_act(&d, &d.scopes[0], now_usec());
+	assert_int_equal(d.kills, 1);
+	assert_int_equal(wait_bounded(small, &status), small);
+	assert_true(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+	small = 0;
+	assert_int_equal(kill(big, 0), 0);
+}
+
+/* A dry run walks the real path up to the signal: armed, re-checked, reported, not signalled. */
+static void test_dry_run_walks_the_path(void **state)
+{
+	(void)state;
+	(void)choose();
+	assert_int_equal(daemon_arm(&d, &d.scopes[0], now_usec()), 0);
+	daemon_act(&d, &d.scopes[0], now_usec());
+	assert_int_equal(d.dry_run_kills, 1);
+	assert_int_equal(d.scopes[0].cand.pidfd, -1);
+	assert_int_equal(kill(big, 0), 0);
+	assert_small_alive();
+	/* Chosen at the verdict (no candidate): the same. */
+	daemon_act(&d, &d.scopes[0], now_usec());
+	assert_int_equal(d.dry_run_kills, 2);
+	assert_int_equal(kill(big, 0), 0);
+}
+
+/* Where a real run's re-check finds the scope resolved, a dry run reports no kill either. */
+static void test_dry_run_rechecks(void **state)
+{
+	(void)state;
+	(void)choose();
+	daemon_act(&d, &d.scopes[0], now_usec());
+	assert_int_equal(d.dry_run_kills, 0);
+	assert_int_equal(daemon_arm(&d, &d.scopes[0], now_usec()), 0);
+	daemon_act(&d, &d.scopes[0], now_usec());
+	assert_int_equal(d.dry_run_kills, 0);
+	assert_int_equal(kill(big, 0), 0);
+	assert_small_alive();
 }
 
 static int proc_opens;
@@ -456,6 +557,9 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_armed_kill, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_armed_victim_exited, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_armed_stale, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_armed_adj_changed, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_dry_run_walks_the_path, setup_dry_run, teardown),
+	    cmocka_unit_test_setup_teardown(test_dry_run_rechecks, setup_dry_run_roomy, teardown),
 	    cmocka_unit_test_setup_teardown(test_listing_keeps_files, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_regex_cached, setup_prefer, teardown),
 	    cmocka_unit_test_setup_teardown(test_group_listing_keeps_others, setup, teardown),

@@ -20,6 +20,8 @@
 static void step(struct scope *s, const struct config *c, uint64_t failcnt, uint64_t refault,
 		 bool parked)
 {
+	s->prev = s->cur; /* as scope_acquire() keeps the last snapshot */
+	s->has_prev = true;
 	s->cur.time_usec += MS100;
 	s->cur.stall_events += failcnt;
 	s->cur.refaulted += refault;
@@ -76,6 +78,29 @@ static void test_thrash_reaches_oom(void **state)
 	/* Nothing reclaimable and tasks parked: the first round decides. */
 	v1_scope(&s, &c, 0, 0);
 	assert_int_equal(rounds_to_oom(&s, &c, 0, 0, true, 100), 1);
+}
+
+/* The kernel's own OOM kill in the scope freed memory: the count starts again, as after ours. */
+static void test_kernel_kill_is_progress(void **state)
+{
+	struct scope s;
+	struct config c;
+
+	(void)state;
+	v1_scope(&s, &c, 0, 1600);
+	assert_int_equal(rounds_to_oom(&s, &c, 0, 400, false, 10), 0);
+	assert_int_equal(s.decision.no_progress_loops, 10);
+	s.prev = s.cur; /* the next round's read: the kernel's counter moved */
+	s.cur.kernel_oom_kills++;
+	s.cur.time_usec += MS100;
+	s.cur.refaulted += 400;
+	scope_push_history(&s);
+	scope_decide(&s, &c);
+	assert_false(s.oom);
+	assert_int_equal(s.retry.no_progress_loops, 0);
+	assert_string_equal(s.decision.reason, "the kernel killed");
+	/* The thrash goes on: the whole count again, as from the start (test_thrash_reaches_oom). */
+	assert_int_equal(rounds_to_oom(&s, &c, 0, 400, false, 100), 16);
 }
 
 static void test_healthy_never_oom(void **state)
@@ -145,6 +170,7 @@ static void test_progress_and_quiet_reset(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_kernel_kill_is_progress),
 	    cmocka_unit_test(test_thrash_reaches_oom),
 	    cmocka_unit_test(test_healthy_never_oom),
 	    cmocka_unit_test(test_progress_and_quiet_reset),
