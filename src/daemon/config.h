@@ -59,6 +59,8 @@ struct config {
 	int log_level;
 	bool json;                  /* status: --json (command line only) */
 	char root[CONFIG_PATH_MAX]; /* prefix for /proc and cgroupfs (fixture trees); "" normally */
+	bool default_file_read;     /* CONFIG_DEFAULT_FILE was read (not --config): a reload that
+				     * finds it gone keeps the running config */
 	/* Compiled by config_finish(); freed by config_release(). */
 	regex_t prefer_re, avoid_re;
 	bool has_prefer_re, has_avoid_re;

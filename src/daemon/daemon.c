@@ -73,6 +73,38 @@ int daemon_setup_scopes(struct daemon *d, char *err, size_t errsize)
 	return 0;
 }
 
+int daemon_check_scopes(struct daemon *d, const struct config *c, char *err, size_t errsize)
+{
+	const char *root = c->root[0] ? c->root : NULL;
+	struct cgroup_mounts mounts;
+	struct scope probe;
+	int r;
+
+	if (c->machine == 1 || (c->machine == -1 && !c->nr_cgroups)) {
+		r = scope_init_machine(&probe, root, d->page_shift, d->scratch);
+		scope_close(&probe);
+		if (r < 0) {
+			snprintf(err, errsize, "cannot read /proc/meminfo: %s", strerror(-r));
+			return r;
+		}
+	}
+	if (!c->nr_cgroups)
+		return 0;
+	r = read_mountinfo(root, d->scratch, sizeof(d->scratch), &mounts);
+	if (r < 0) {
+		snprintf(err, errsize, "cannot read the mount table: %s", strerror(-r));
+		return r;
+	}
+	for (size_t i = 0; i < c->nr_cgroups; i++) {
+		r = scope_init_cgroup(&probe, root, c->cgroups[i], &mounts, d->page_shift, d->scratch,
+				      err, errsize);
+		scope_close(&probe);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
 void daemon_round(struct daemon *d)
 {
 	struct round_gate g;

@@ -46,6 +46,7 @@ struct daemon {
 	int self_pid;
 	struct event_state ev;
 	unsigned long rounds, kills, dry_run_kills;
+	int exit_code; /* what daemon_run() returns once stopped: 0, or EXIT_RUNTIME */
 	char scratch[SCOPE_SCRATCH_SIZE];
 };
 
@@ -60,6 +61,13 @@ void daemon_init(struct daemon *d, int argc, char **argv);
 
 /* daemon_setup_scopes() - the scopes @d->cfg names. Return: 0 or -errno with @err. */
 int daemon_setup_scopes(struct daemon *d, char *err, size_t errsize);
+
+/*
+ * daemon_check_scopes() - every scope @c names could be set up now (the machine's meminfo
+ * reads, each cgroup is a memory cgroup), checked on a probe: the running scopes are not
+ * touched. Return: 0 or -errno with @err.
+ */
+int daemon_check_scopes(struct daemon *d, const struct config *c, char *err, size_t errsize);
 
 /* daemon_round() - one pass: acquire and decide every scope; act on OOM verdicts. */
 void daemon_round(struct daemon *d);

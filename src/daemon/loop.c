@@ -30,26 +30,41 @@ static bool same_scopes(const struct config *a, const struct config *b)
 	return true;
 }
 
-/* A new scope list: the old one stopped, the new one set up and started; on failure the old
- * one again. */
-static void replace_scopes(struct daemon *d, struct config *next)
+/*
+ * A new scope list, all or nothing: checked first (a scope that cannot be set up keeps the old
+ * list running, untouched); then the old one stopped and the new one set up. Should that still
+ * fail (a cgroup removed in between), the old list is set up again; a daemon that cannot do
+ * that either watches less than it was told to, and stops (exit 1) for its supervisor to start
+ * it afresh.
+ */
+static bool replace_scopes(struct daemon *d, struct config *next)
 {
 	struct config old = d->cfg;
 	char err[512];
 
+	if (daemon_check_scopes(d, next, err, sizeof(err)) < 0) {
+		log_msg(LOG_PRIO_ERR, "reload failed, keeping the old config: %s", err);
+		config_release(next);
+		return false;
+	}
 	events_stop(d);
 	d->cfg = *next;
 	if (daemon_setup_scopes(d, err, sizeof(err)) < 0) {
 		log_msg(LOG_PRIO_ERR, "reload failed, keeping the old config: %s", err);
 		config_release(&d->cfg);
 		d->cfg = old;
-		if (daemon_setup_scopes(d, err, sizeof(err)) < 0)
-			log_msg(LOG_PRIO_ERR, "cannot restore the old scopes: %s", err);
+		if (daemon_setup_scopes(d, err, sizeof(err)) < 0) {
+			log_msg(LOG_PRIO_ERR, "cannot restore the old scopes: %s; stopping", err);
+			d->exit_code = EXIT_RUNTIME;
+			daemon_stop_requested = 1;
+			return false;
+		}
 		events_start(d);
-		return;
+		return false;
 	}
 	config_release(&old);
 	events_start(d);
+	return true;
 }
 
 /* SIGHUP: a bad config keeps the old one; a new scope list is set up afresh. */
@@ -65,6 +80,12 @@ static void reload(struct daemon *d)
 			r == OPTIONS_HELP ? "--help given" : err);
 		return;
 	}
+	if (d->cfg.default_file_read && !next.default_file_read) {
+		log_msg(LOG_PRIO_ERR, "reload failed, keeping the old config: %s is gone",
+			CONFIG_DEFAULT_FILE);
+		config_release(&next);
+		return;
+	}
 	daemon_handle_reports(d); /* the reports name scopes: take them before any change */
 	if (!same_scopes(&d->cfg, &next)) {
 		if (reaper_busy(&d->reaper)) {
@@ -75,7 +96,8 @@ static void reload(struct daemon *d)
 			config_release(&next);
 			return;
 		}
-		replace_scopes(d, &next);
+		if (!replace_scopes(d, &next))
+			return;
 	} else {
 		config_release(&d->cfg);
 		d->cfg = next;
@@ -190,5 +212,5 @@ int daemon_run(struct daemon *d)
 	log_msg(LOG_PRIO_NOTICE, "stopping: %lu rounds, %lu kills%s", d->rounds,
 		d->cfg.dry_run ? d->dry_run_kills : d->kills, d->cfg.dry_run ? " (dry run)" : "");
 	daemon_teardown(d);
-	return 0;
+	return d->exit_code;
 }

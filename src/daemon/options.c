@@ -141,6 +141,7 @@ int options_parse(struct config *c, int argc, char **argv, char *err, size_t err
 		r = config_load_file(c, file ? file : CONFIG_DEFAULT_FILE, err, errsize);
 		if (r < 0)
 			return -EINVAL;
+		c->default_file_read = !file;
 	}
 	optind = 0;
 	while ((opt = getopt_long(argc, argv, "+h", table, NULL)) != -1) {
