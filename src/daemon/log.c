@@ -1,25 +1,213 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* Logging: fixed buffer, one write(2) per line so that lines from two threads never mix. */
+/* Logging: fixed buffers, one write per line so that lines from two threads never mix, and no
+ * write that can block: a line stderr cannot take now is dropped and counted. */
 #include "daemon/log.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
 #include <unistd.h>
+
+/*
+ * Why the log never blocks, and how.
+ *
+ * The loop runs SCHED_FIFO and logs on stderr. Whatever reads stderr (journald's stream socket,
+ * a supervisor's pipe, a terminal) may stop reading when memory is short, the moment the loop
+ * is there for: a blocking write would stop the loop. So each line goes in one non-blocking
+ * call; a line stderr cannot take now is dropped and counted, and the next line that goes
+ * through carries before it, in the same call, "log: N lines dropped (stderr would block)".
+ *
+ * O_NONBLOCK is a flag of the open file description, which fd 2 shares with our parent and
+ * siblings (a supervisor's pipe, a shell's terminal): set on fd 2, their blocking writes would
+ * fail with EAGAIN, and a shell reading the same terminal would see EAGAIN. So, by what stderr is:
+ *  1. A socket (journald's stream, JOURNAL_STREAM): send() with MSG_DONTWAIT, a flag of the
+ *     call, not of the description; MSG_NOSIGNAL: journald gone is EPIPE, not a SIGPIPE death.
+ *  2. A pipe, FIFO or character device (a terminal): open /proc/self/fd/2 again with O_NONBLOCK,
+ *     a description of the same pipe or terminal that only this process holds. A write of at
+ *     most PIPE_BUF bytes to a pipe is then all or nothing (EAGAIN). When it cannot be reopened
+ *     (no /proc; EACCES, a pipe of another user; ENXIO, no reader), a pipe gets O_NONBLOCK on fd
+ *     2 itself (the loop must not stop; a process sharing a daemon's stderr pipe is rare), a
+ *     terminal stays blocking (a shell shares it and would break; a terminal stalls only on flow
+ *     control, in front of its user).
+ *  3. A regular file or block device: write() as before. O_NONBLOCK means nothing there; such a
+ *     write waits for the page cache or the disk, slow under pressure but not stopped for good
+ *     by a reader that stopped.
+ * A short write (a socket or terminal short of room, a full disk) leaves the rest of its line in
+ * a preallocated tail, written before any later line so that lines stay whole; while the tail
+ * cannot go, new lines are dropped and counted. Nothing is allocated: buffers are on the stack
+ * or static.
+ *
+ * Two threads log: the loop and the reaper. A lock serialises the write and the counts; it is
+ * held only across non-blocking calls, and inherits priority, so that a reaper left at normal
+ * priority (no CAP_SYS_NICE) that holds it runs at the loop's priority until it lets go.
+ */
+
+/* The longest line, as before; the notice comes on top, in its own room. */
+#define LOG_LINE_MAX 1024
+/* Room for the notice: "oomguard: warning: log: " + a 20-digit count + the longest reason. */
+#define LOG_NOTICE_MAX 160
+/* A non-blocking call is not expected to see EINTR; a bound all the same. */
+#define LOG_EINTR_RETRIES 8
+
+enum log_how {
+	LOG_HOW_WRITE, /* write(2): a reopened non-blocking pipe or terminal, or a file */
+	LOG_HOW_SEND   /* send(2) with MSG_DONTWAIT: a socket */
+};
+
+/* struct log_sink - where lines go, and what did not get there. Under log_lock. */
+struct log_sink {
+	bool ready;  /* fd and how chosen, by log_init() or by the first line */
+	int fd;      /* STDERR_FILENO, or our own non-blocking description of it */
+	bool own_fd; /* fd is ours to close */
+	enum log_how how;
+	unsigned long dropped;     /* lines dropped since the last line that went through */
+	int drop_err;              /* errno of the last drop */
+	size_t tail_off, tail_len; /* the unwritten end of a short write */
+	char tail[LOG_NOTICE_MAX + LOG_LINE_MAX]; /* touched only by a short write */
+};
 
 int log_max_prio = LOG_PRIO_INFO;
 static int log_journal;
+static struct log_sink sink = {.fd = STDERR_FILENO};
+static log_write_fn log_write_hook;
+static pthread_mutex_t log_lock;
+static pthread_once_t log_lock_once = PTHREAD_ONCE_INIT;
+
+static void log_lock_init(void)
+{
+	pthread_mutexattr_t attr;
+	bool inited = false;
+
+	if (!pthread_mutexattr_init(&attr)) {
+		/* Where priority inheritance is not supported, a plain mutex. */
+		if (!pthread_mutexattr_setprotocol(&attr, PTHREAD_PRIO_INHERIT))
+			inited = !pthread_mutex_init(&log_lock, &attr);
+		pthread_mutexattr_destroy(&attr);
+	}
+	if (!inited)
+		pthread_mutex_init(&log_lock, NULL);
+}
+
+static void log_lock_take(void)
+{
+	pthread_once(&log_lock_once, log_lock_init);
+	pthread_mutex_lock(&log_lock);
+}
+
+/* Rule 2 of the comment above: a pipe, FIFO or character device. */
+static void sink_open_nonblocking(const struct stat *st)
+{
+	struct stat st_new;
+	int fd, flags;
+
+	fd = open("/proc/self/fd/2", O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd >= 0) {
+		/* The same pipe or terminal, not something else under that name. */
+		if (!fstat(fd, &st_new) && st_new.st_dev == st->st_dev &&
+		    st_new.st_ino == st->st_ino && st_new.st_rdev == st->st_rdev) {
+			sink.fd = fd;
+			sink.own_fd = true;
+			return;
+		}
+		close(fd);
+	}
+	if (!S_ISFIFO(st->st_mode))
+		return;
+	flags = fcntl(STDERR_FILENO, F_GETFL);
+	if (flags >= 0 && !(flags & O_NONBLOCK))
+		fcntl(STDERR_FILENO, F_SETFL, flags | O_NONBLOCK);
+}
+
+/* Choose how to write to stderr (the comment above) and start with nothing owed. */
+static void sink_open(void)
+{
+	struct stat st;
+
+	if (sink.own_fd)
+		close(sink.fd);
+	sink.fd = STDERR_FILENO;
+	sink.own_fd = false;
+	sink.how = LOG_HOW_WRITE;
+	sink.dropped = 0;
+	sink.drop_err = 0;
+	sink.tail_off = sink.tail_len = 0;
+	sink.ready = true;
+	if (fstat(STDERR_FILENO, &st) < 0)
+		return; /* no stderr: each line fails (EBADF), dropped and counted */
+	if (S_ISSOCK(st.st_mode))
+		sink.how = LOG_HOW_SEND;
+	else if (S_ISFIFO(st.st_mode) || S_ISCHR(st.st_mode))
+		sink_open_nonblocking(&st);
+}
 
 void log_init(void)
 {
 	log_journal = getenv("JOURNAL_STREAM") != NULL;
+	log_lock_take();
+	sink_open();
+	pthread_mutex_unlock(&log_lock);
 }
 
 void log_set_journal(int journal)
 {
 	log_journal = journal;
+}
+
+void log_set_write(log_write_fn fn)
+{
+	log_lock_take();
+	log_write_hook = fn;
+	pthread_mutex_unlock(&log_lock);
+}
+
+static ssize_t log_write_real(int fd, const void *buf, size_t len)
+{
+	ssize_t n;
+
+	if (sink.how == LOG_HOW_SEND)
+		n = send(fd, buf, len, MSG_DONTWAIT | MSG_NOSIGNAL);
+	else
+		n = write(fd, buf, len);
+	return n < 0 ? -errno : n;
+}
+
+/* One call (EINTR retried, a bounded number of times). Return: bytes written or -errno. */
+static ssize_t sink_put(const char *buf, size_t len)
+{
+	log_write_fn fn = log_write_hook ? log_write_hook : log_write_real;
+	ssize_t n;
+	int tries = 0;
+
+	do
+		n = fn(sink.fd, buf, len);
+	while (n == -EINTR && ++tries < LOG_EINTR_RETRIES);
+	return n;
+}
+
+/* Write what is left of a short write. Return: true when nothing is left. */
+static bool sink_flush_tail(void)
+{
+	ssize_t n;
+
+	if (!sink.tail_len)
+		return true;
+	n = sink_put(sink.tail + sink.tail_off, sink.tail_len);
+	if (n < 0) {
+		sink.drop_err = (int)-n;
+		return false;
+	}
+	sink.tail_off += (size_t)n;
+	sink.tail_len -= (size_t)n;
+	if (sink.tail_len)
+		sink.drop_err = EAGAIN;
+	return !sink.tail_len;
 }
 
 static const char *prio_name(int prio)
@@ -38,35 +226,106 @@ static const char *prio_name(int prio)
 	}
 }
 
+/* A line's prefix: "<N>" for the journal, else "oomguard: LEVEL: ". Return: its length. */
+static size_t log_prefix(char *buf, size_t size, int prio)
+{
+	int n;
+
+	if (log_journal)
+		n = snprintf(buf, size, "<%d>", prio);
+	else
+		n = snprintf(buf, size, "oomguard: %s: ", prio_name(prio));
+	return n > 0 ? (size_t)n : 0;
+}
+
+/* The dropped-lines notice, newline included, in at most LOG_NOTICE_MAX bytes. */
+static size_t sink_notice(char *buf)
+{
+	char reason[64];
+	size_t len = log_prefix(buf, LOG_NOTICE_MAX, LOG_PRIO_WARNING);
+	int n;
+
+	if (sink.drop_err == EAGAIN)
+		snprintf(reason, sizeof(reason), "stderr would block");
+	else
+		snprintf(reason, sizeof(reason), "stderr: %s", strerror(sink.drop_err));
+	n = snprintf(buf + len, LOG_NOTICE_MAX - len, "log: %lu lines dropped (%s)", sink.dropped,
+		     reason);
+	if (n > 0)
+		len += (size_t)n;
+	if (len > LOG_NOTICE_MAX - 1)
+		len = LOG_NOTICE_MAX - 1;
+	buf[len++] = '\n';
+	return len;
+}
+
+/*
+ * sink_emit() - write one line, after what a short write left and the notice of dropped lines.
+ * @line: the line, newline included, with LOG_NOTICE_MAX bytes of room before it (the notice
+ *        goes there, so that notice and line are one write)
+ */
+static void sink_emit(char *line, size_t len)
+{
+	char notice[LOG_NOTICE_MAX];
+	ssize_t n;
+
+	log_lock_take();
+	if (!sink.ready)
+		sink_open();
+	if (!sink_flush_tail()) {
+		sink.dropped++;
+		goto unlock;
+	}
+	if (sink.dropped) {
+		size_t k = sink_notice(notice);
+
+		line -= k;
+		memcpy(line, notice, k);
+		len += k;
+	}
+	n = sink_put(line, len);
+	if (n < 0) {
+		sink.dropped++;
+		sink.drop_err = (int)-n;
+		goto unlock;
+	}
+	sink.dropped = 0;
+	if ((size_t)n < len) {
+		sink.tail_off = 0;
+		sink.tail_len = len - (size_t)n;
+		memcpy(sink.tail, line + n, sink.tail_len);
+	}
+unlock:
+	pthread_mutex_unlock(&log_lock);
+}
+
 static void log_v(int prio, int err, const char *fmt, va_list ap)
 {
-	char line[1024];
+	char buf[LOG_NOTICE_MAX + LOG_LINE_MAX];
+	char *line = buf + LOG_NOTICE_MAX;
+	int saved_errno = errno;
 	size_t len;
 	int n;
 
 	if (prio > log_max_prio)
 		return;
-	if (log_journal)
-		n = snprintf(line, sizeof(line), "<%d>", prio);
-	else
-		n = snprintf(line, sizeof(line), "oomguard: %s: ", prio_name(prio));
-	len = n > 0 ? (size_t)n : 0;
-	n = vsnprintf(line + len, sizeof(line) - len, fmt, ap);
+	len = log_prefix(line, LOG_LINE_MAX, prio);
+	n = vsnprintf(line + len, LOG_LINE_MAX - len, fmt, ap);
 	if (n > 0)
 		len += (size_t)n;
-	if (len > sizeof(line) - 2)
-		len = sizeof(line) - 2;
+	if (len > LOG_LINE_MAX - 2)
+		len = LOG_LINE_MAX - 2;
 	if (err) {
 		/* Known errors are static strings in glibc and musl: no allocation. */
-		n = snprintf(line + len, sizeof(line) - len, ": %s", strerror(err));
+		n = snprintf(line + len, LOG_LINE_MAX - len, ": %s", strerror(err));
 		if (n > 0)
 			len += (size_t)n;
-		if (len > sizeof(line) - 2)
-			len = sizeof(line) - 2;
+		if (len > LOG_LINE_MAX - 2)
+			len = LOG_LINE_MAX - 2;
 	}
 	line[len++] = '\n';
-	if (write(STDERR_FILENO, line, len) < 0)
-		return;
+	sink_emit(line, len);
+	errno = saved_errno;
 }
 
 void log_msg(int prio, const char *fmt, ...)

@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* One log line per event on stderr. Under systemd (JOURNAL_STREAM set) each line starts with
- * the journal's <N> priority prefix; otherwise with the level's name. Never allocates. */
+ * the journal's <N> priority prefix; otherwise with the level's name. Never allocates, never
+ * blocks: a line stderr cannot take now is dropped and counted (log.c says how). */
 #ifndef OOMGUARD_DAEMON_LOG_H
 #define OOMGUARD_DAEMON_LOG_H
 
 #include <stddef.h>
+#include <sys/types.h>
 
 /* syslog priorities, as the journal reads them from "<N>". */
 enum log_prio {
@@ -18,11 +20,29 @@ enum log_prio {
 /* The most verbose priority written; a global as the style allows. */
 extern int log_max_prio;
 
-/* log_init() - choose the prefix style: journal when JOURNAL_STREAM is set in the environment. */
+/*
+ * log_init() - choose the prefix style (journal when JOURNAL_STREAM is set in the environment)
+ * and how to write to stderr without blocking (by what stderr is). At start-up; the first line
+ * does the second part if log_init() was not called. Calling it again (tests, after pointing
+ * stderr elsewhere) forgets what was dropped or left unsent on the old stderr.
+ */
 void log_init(void);
 /* log_set_journal() - force the prefix style (tests). */
 void log_set_journal(int journal);
 
+/*
+ * The one call through which a line reaches stderr, as an entry of struct sys_ops: bytes
+ * written (possibly fewer than @len) or -errno. log_set_write() replaces it (tests inject
+ * EAGAIN, EINTR, EPIPE and short writes); NULL restores the real one.
+ */
+typedef ssize_t (*log_write_fn)(int fd, const void *buf, size_t len);
+void log_set_write(log_write_fn fn);
+
+/*
+ * log_msg() - one line at @prio, if @prio <= log_max_prio. When lines were dropped since the
+ * last one that went through, the same write carries first, at warning,
+ * "log: N lines dropped (stderr would block)" (or "(stderr: ERROR)" for another error).
+ */
 void log_msg(int prio, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* log_errno() - as log_msg() at LOG_PRIO_ERR with ": strerror(-err)" appended. */

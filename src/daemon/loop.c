@@ -149,6 +149,9 @@ static int start(struct daemon *d)
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
+	/* A log reader that went away must cost a dropped line (log.c), not the daemon. */
+	sa.sa_handler = SIG_IGN;
+	sigaction(SIGPIPE, &sa, NULL);
 	protect_self(d, sizeof(*d), d->scratch, sizeof(d->scratch));
 	keep = protect_fd_budget();
 	if (keep)
