@@ -327,11 +327,16 @@ void arm_scope(struct daemon *d, struct scope *s, uint64_t now)
 	escape_comm(c->task.comm, comm, sizeof(comm));
 	log_msg(pressed ? LOG_PRIO_INFO : LOG_PRIO_DEBUG,
 		"armed scope=%s pid=%d comm=%s rss_kib=%llu badness=%ld loops=%d tasks=%zu "
-		"new_left_out=%zu listing_usec=%llu",
+		"new_left_out=%zu not_kept=%zu listing_usec=%llu",
 		s->name, c->task.pid, comm,
 		(unsigned long long)pages_to_kib(c->task.rss_pages, s->page_shift), c->points,
-		s->decision.no_progress_loops, d->tasks.nr, d->tasks.skipped_new,
+		s->decision.no_progress_loops, d->tasks.nr, d->tasks.skipped_new, d->tasks.not_kept,
 		(unsigned long long)(now_usec() - t0));
+	if (d->tasks.not_kept)
+		log_msg(LOG_PRIO_WARNING,
+			"scope=%s: the files of %zu processes found no slot (%zu kept): while the "
+			"machine is under pressure they are no candidates",
+			s->name, d->tasks.not_kept, d->tasks.nr_fds);
 }
 
 static const char *result_name(enum reap_result r)

@@ -160,10 +160,13 @@ static uint32_t scope_tag(const struct scope *s)
 	return (uint32_t)(uintptr_t)s;
 }
 
+/* Knuth's multiplicative hash (2^32 / the golden ratio): spreads consecutive pids. */
+#define KNUTH_MULT32 2654435761u
+
 /* The kept files of @pid, a new empty entry when @insert and there is room, or NULL. */
 static struct proc_fds *fds_find(struct task_list *tl, int pid, bool insert)
 {
-	size_t h = (size_t)(unsigned int)pid * 2654435761u % TASKS_FD_SLOTS;
+	size_t h = (size_t)(unsigned int)pid * KNUTH_MULT32 % TASKS_FD_SLOTS;
 
 	for (size_t i = 0; i < TASKS_FD_SLOTS; i++) {
 		struct proc_fds *e = &tl->fds[(h + i) % TASKS_FD_SLOTS];
@@ -247,14 +250,17 @@ static ssize_t read_kept(const char *root, int pid, const char *name, int *fd, c
 /*
  * One process from its kept stat and oom_score_adj (struct task_list says why). An entry
  * whose stat no longer reads named a process that exited: its pid may name a new one, which is
- * opened afresh once. A kernel thread is listed with its flags (its name only the first time).
- * Return: 0, or -errno when the process is gone.
+ * opened afresh once. A process not kept yet is read through a temporary entry and takes a
+ * slot only once its stat says it is no kernel thread: kernel threads are never candidates,
+ * keep no file and take no slot, so that a pid a kernel thread left is read afresh by whatever
+ * process takes it, and the slots go to processes. Return: 0, or -errno when the process is
+ * gone.
  */
 static int read_kept_task(struct task_list *tl, const struct scope *s, int pid, char *scratch,
 			  size_t size, struct oom_task *ret_task, struct proc_fds **ret_entry)
 {
 	struct proc_fds tmp = {.pid = pid, .stat_fd = -1, .adj_fd = -1};
-	struct proc_fds *e = fds_find(tl, pid, !tl->known_only);
+	struct proc_fds *e = fds_find(tl, pid, false);
 	struct pid_stat st;
 	bool fresh;
 	ssize_t n;
@@ -267,14 +273,6 @@ static int read_kept_task(struct task_list *tl, const struct scope *s, int pid, 
 	}
 	if (!e)
 		e = &tmp;
-	e->gen = tl->gen;
-	e->seen_by = scope_tag(s);
-	if (e->kthread) { /* seen before: listed, never a candidate, not read again */
-		memset(ret_task, 0, sizeof(*ret_task));
-		ret_task->pid = pid;
-		ret_task->flags = OOM_TASK_KTHREAD | OOM_TASK_NO_MM;
-		return 0;
-	}
 	for (int attempt = 0; attempt < 2; attempt++) {
 		fresh = e->stat_fd < 0;
 		n = read_kept(s->root, pid, "stat", &e->stat_fd, scratch, size);
@@ -287,11 +285,24 @@ static int read_kept_task(struct task_list *tl, const struct scope *s, int pid, 
 	}
 	if (r == 0 && (st.flags & PF_KTHREAD_FLAG)) {
 		fds_close(e);
-		e->kthread = e != &tmp;
+		e->gen = tl->gen - 1; /* a slot it had goes at the sweep after this listing */
 		task_from_stat(ret_task, pid, &st);
 		ret_task->flags |= OOM_TASK_NO_MM;
 		return 0;
 	}
+	if (r == 0 && e == &tmp) { /* a process: a slot, if there is one, keeps its files */
+		struct proc_fds *slot = fds_find(tl, pid, true);
+
+		if (slot) {
+			slot->stat_fd = tmp.stat_fd;
+			tmp.stat_fd = -1;
+			e = slot;
+		} else {
+			tl->not_kept++;
+		}
+	}
+	e->gen = tl->gen;
+	e->seen_by = scope_tag(s);
 	if (r == 0) {
 		task_from_stat(ret_task, pid, &st);
 		n = read_kept(s->root, pid, "oom_score_adj", &e->adj_fd, scratch, size);
@@ -489,6 +500,7 @@ int tasks_acquire(struct task_list *tl, const struct scope *s, const struct conf
 	tl->nr = 0;
 	tl->truncated = false;
 	tl->skipped_new = 0;
+	tl->not_kept = 0;
 	tl->gen++;
 	if (s->kind == SCOPE_MACHINE && tl->known_only && tl->nr_fds) {
 		r = walk_known(tl, s, c, vt, self_pid, scratch, size);

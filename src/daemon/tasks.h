@@ -43,7 +43,9 @@ void victim_set_state(struct victim_table *vt, int pid, enum victim_state state)
  * in reclaim (measured in the guest's flood: one listing of ~120 tasks took 17 s). So a
  * listing keeps each process's /proc/PID/stat and oom_score_adj open for the next one, which
  * re-reads them with pread; only processes new since the last listing are opened. Kernel
- * threads are recognised once and not read again while their pid stays listed. Entries of
+ * threads keep nothing: a listing that takes new processes reads their stat by path each time
+ * (never a candidate, they must not hold a slot, nor a flag a later process with their pid
+ * would inherit). Entries of
  * processes that exited are closed after the listing (fds_sweep() in tasks.c: a group's
  * listing keeps other scopes' processes until TASKS_SWEEP_AGE). /proc/PID/status (swap, page
  * tables) is read, by path, only for the TASKS_DETAIL_TOP tasks that rank highest on rss and
@@ -65,7 +67,6 @@ struct proc_fds {
 	 * listing (musl's allocates). 32 bytes an entry: the table is locked in memory whole. */
 	uint32_t re_serial, re_hash;
 	uint16_t re_flags;
-	bool kthread;
 };
 
 struct task_list {
@@ -81,6 +82,8 @@ struct task_list {
 			  * read no status file (rss from stat; swap and page tables left 0) */
 	size_t skipped_new; /* processes a known_only listing left out (a machine's walks the
 			     * table, not /proc: it sees no new process to count) */
+	size_t not_kept; /* processes listed whose files found no slot (max_fds): a known_only
+			  * listing will not see them */
 	unsigned int gen;
 };
 

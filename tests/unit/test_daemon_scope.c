@@ -12,7 +12,9 @@
 
 #include <cmocka.h>
 
+#include <stdlib.h>
 #include <sys/eventfd.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "daemon/events.h"
@@ -384,6 +386,73 @@ static void test_machine_gate(void **state)
  * (PF_KTHREAD, no Vm* lines) never is; a protected name never is. */
 static struct task_list tl;
 
+/* Writes @text to @root/proc/@pid/@name (the directories made as needed). */
+static void put(const char *root, int pid, const char *name, const char *text)
+{
+	char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/proc/%d", root, pid);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/proc/%d/%s", root, pid, name);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+/*
+ * A pid a kernel thread held, taken by a process: listed as the process, whatever the listing
+ * before saw (a kernel thread's flag was trusted without reading, so a memory hog under a
+ * recycled kernel-thread pid was never a candidate). Kernel threads take no slot.
+ */
+static void test_kthread_pid_reused(void **state)
+{
+	char root[] = "/tmp/oomguard-test-kthread-XXXXXX", cmd[600];
+	struct victim_table vt = {0};
+	struct config c;
+	struct scope s;
+	size_t idx = 0;
+	long points = 0;
+	bool found = false;
+
+	(void)state;
+	assert_non_null(mkdtemp(root));
+	snprintf(cmd, sizeof(cmd), "cp -r tests/fixtures/k6.18/proc %s/", root);
+	assert_int_equal(system(cmd), 0);
+	config_defaults(&c);
+	assert_int_equal(scope_init_machine(&s, root, FIXTURE_PAGE_SHIFT, scratch), 0);
+	/* pid 4321: a kernel thread (PF_KTHREAD in field 9, no memory) */
+	put(root, 4321, "stat",
+	    "4321 (kworker/0:1) I 2 0 0 0 -1 69238880 0 0 0 0 0 0 0 0 20 0 1 0 100 0 0 "
+	    "18446744073709551615 0 0 0 0 0 0 0 2147483647 0 0 0 0 17 0 0 0 0 0 0 0 0 0 0 0 0 0\n");
+	assert_int_equal(tasks_acquire(&tl, &s, &c, &vt, 1, scratch, sizeof(scratch)), 0);
+	for (size_t i = 0; i < tl.nr; i++)
+		if (tl.tasks[i].pid == 4321) {
+			assert_true(tl.tasks[i].flags & OOM_TASK_KTHREAD);
+			found = true;
+		}
+	assert_true(found);
+	assert_int_equal(tl.nr_fds, 1); /* 1234's files; the kernel thread keeps none */
+	/* The kernel thread exits; a 4 GiB process takes its pid. */
+	put(root, 4321, "stat",
+	    "4321 (hog) R 1 4321 4321 0 -1 4194304 0 0 0 0 0 0 0 0 20 0 1 0 900 4400000000 "
+	    "1048576 18446744073709551615 0 0 0 0 0 0 0 0 0 0 0 0 17 0 0 0 0 0 0 0 0 0 0 0 0 0\n");
+	put(root, 4321, "oom_score_adj", "0\n");
+	put(root, 4321, "status", "Name:\thog\nVmRSS:\t4194304 kB\nVmSwap:\t0 kB\nVmPTE:\t8192 kB\n"
+				  "Kthread:\t0\n");
+	put(root, 4321, "cgroup", "0::/\n");
+	assert_int_equal(tasks_acquire(&tl, &s, &c, &vt, 1, scratch, sizeof(scratch)), 0);
+	assert_int_equal(select_bad_process(tl.tasks, tl.nr, 1u << 22, &idx, &points),
+			 OOM_SELECT_VICTIM);
+	assert_int_equal(tl.tasks[idx].pid, 4321);
+	assert_false(tl.tasks[idx].flags & OOM_TASK_KTHREAD);
+	tasks_close(&tl);
+	scope_close(&s);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
+	assert_int_equal(system(cmd), 0);
+}
+
 static void test_machine_tasks(void **state)
 {
 	struct victim_table vt;
@@ -468,6 +537,7 @@ int main(void)
 	    cmocka_unit_test(test_v2_events_watch),
 	    cmocka_unit_test(test_machine_gate),
 	    cmocka_unit_test(test_machine_tasks),
+	    cmocka_unit_test(test_kthread_pid_reused),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
