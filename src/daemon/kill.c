@@ -218,6 +218,20 @@ int daemon_arm(struct daemon *d, struct scope *s, uint64_t now)
 	return 0;
 }
 
+/* What a listing of @s could not take in, said each time it happens. */
+static void log_listing_limits(const struct daemon *d, const struct scope *s)
+{
+	if (d->tasks.not_kept)
+		log_msg(LOG_PRIO_WARNING,
+			"scope=%s: the files of %zu processes found no slot (%zu kept): while the "
+			"machine is under pressure they are no candidates",
+			s->name, d->tasks.not_kept, d->tasks.nr_fds);
+	if (d->tasks.truncated)
+		log_msg(LOG_PRIO_WARNING,
+			"scope=%s: listing stopped at %d processes: the others were no candidates",
+			s->name, TASKS_MAX);
+}
+
 /*
  * The verdict's kill through the candidate chosen ahead, when it is fresh and still what it was
  * when chosen: alive, and with the oom_score_adj it had (a process that protected itself, or was
@@ -265,6 +279,7 @@ void daemon_act(struct daemon *d, struct scope *s, uint64_t detect_usec)
 		log_errno(r, "cannot list tasks of scope=%s", s->name);
 		return;
 	}
+	log_listing_limits(d, s);
 	switch (
 	    select_bad_process(d->tasks.tasks, d->tasks.nr, scope_totalpages(s), &idx, &points)) {
 	case OOM_SELECT_NONE:
@@ -332,11 +347,7 @@ void arm_scope(struct daemon *d, struct scope *s, uint64_t now)
 		(unsigned long long)pages_to_kib(c->task.rss_pages, s->page_shift), c->points,
 		s->decision.no_progress_loops, d->tasks.nr, d->tasks.skipped_new, d->tasks.not_kept,
 		(unsigned long long)(now_usec() - t0));
-	if (d->tasks.not_kept)
-		log_msg(LOG_PRIO_WARNING,
-			"scope=%s: the files of %zu processes found no slot (%zu kept): while the "
-			"machine is under pressure they are no candidates",
-			s->name, d->tasks.not_kept, d->tasks.nr_fds);
+	log_listing_limits(d, s);
 }
 
 static const char *result_name(enum reap_result r)

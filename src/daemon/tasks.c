@@ -392,28 +392,41 @@ static void add_details(struct task_list *tl, const struct scope *s, char *scrat
 	}
 }
 
+struct procs_walk {
+	struct task_list *tl;
+	const struct scope *s;
+	const struct config *c;
+	const struct victim_table *vt;
+	int self_pid;
+	char *scratch;
+	size_t size;
+};
+
+static bool add_procs_line(char *text, void *ctx)
+{
+	struct procs_walk *w = ctx;
+	const char *q = text;
+	uint64_t pid;
+
+	if (parse_u64(&q, &pid) == 0 && pid > 0 && pid <= INT32_MAX)
+		add_pid(w->tl, w->s, w->c, w->vt, w->self_pid, (int)pid, w->scratch, w->size);
+	return !w->tl->truncated; /* TASKS_MAX listed: the rest is left out, and said so */
+}
+
+/* The processes of the group @dir, its cgroup.procs read as a stream whatever its length (a
+ * fork bomb's group holds thousands). */
 static int list_procs_file(struct task_list *tl, const struct scope *s, const struct config *c,
 			   const struct victim_table *vt, int self_pid, const char *dir,
 			   char *scratch, size_t size)
 {
+	struct procs_walk w = {tl, s, c, vt, self_pid, scratch, size};
 	char path[CONFIG_PATH_MAX + 32];
-	char pids[16384];
+	char line[64];
 	ssize_t n;
 
 	snprintf(path, sizeof(path), "%s/cgroup.procs", dir);
-	n = sys_read_file(NULL, path, pids, sizeof(pids));
-	if (n == -E2BIG)
-		tl->truncated = true;
-	else if (n < 0)
-		return (int)n;
-	for (const char *p = pids; p && *p; p = next_line(p)) {
-		uint64_t pid;
-		const char *q = p;
-
-		if (parse_u64(&q, &pid) == 0 && pid > 0 && pid <= INT32_MAX)
-			add_pid(tl, s, c, vt, self_pid, (int)pid, scratch, size);
-	}
-	return 0;
+	n = sys_read_lines(NULL, path, line, sizeof(line), add_procs_line, &w);
+	return n < 0 ? (int)n : 0;
 }
 
 static int walk_cgroup(struct task_list *tl, const struct scope *s, const struct config *c,

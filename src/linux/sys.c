@@ -166,6 +166,70 @@ bool sys_pidfd_exited(int pidfd, int msec)
 	return sys->poll(&p, 1, msec) > 0 && (p.revents & (POLLIN | POLLHUP));
 }
 
+/* The complete lines in @buf[0..*@len): each to @line; what is left of a partial line moves to
+ * the front. A line that fills @buf alone is cut (*@cut counts it; *@skip drops its rest). */
+static bool feed_lines(char *buf, size_t size, size_t *len, bool *skip, ssize_t *cut,
+		       bool (*line)(char *text, void *ctx), void *ctx)
+{
+	char *p = buf, *end = buf + *len, *nl;
+
+	while ((nl = memchr(p, '\n', (size_t)(end - p)))) {
+		*nl = '\0';
+		if (!*skip && !line(p, ctx))
+			return false;
+		*skip = false;
+		p = nl + 1;
+	}
+	*len = (size_t)(end - p);
+	memmove(buf, p, *len);
+	if (*len == size - 1) { /* one line larger than the buffer */
+		buf[*len] = '\0';
+		if (!*skip) {
+			(*cut)++;
+			if (!line(buf, ctx))
+				return false;
+		}
+		*skip = true;
+		*len = 0;
+	}
+	return true;
+}
+
+ssize_t sys_read_lines(const char *root, const char *path, char *buf, size_t size,
+		       bool (*line)(char *text, void *ctx), void *ctx)
+{
+	size_t len = 0;
+	ssize_t cut = 0, ret = 0;
+	bool skip = false, go = true;
+	int fd, eintr = 0;
+
+	if (size < 2)
+		return -EINVAL;
+	fd = sys_open_path(root, path, O_RDONLY);
+	if (fd < 0)
+		return fd;
+	while (go) {
+		ssize_t n = sys->read(fd, buf + len, size - 1 - len);
+
+		if (n == -EINTR && ++eintr < SYS_EINTR_RETRIES)
+			continue;
+		if (n < 0) {
+			ret = n;
+			break;
+		}
+		if (n == 0) {
+			buf[len] = '\0';
+			if (len && !skip)
+				line(buf, ctx); /* a last line without its newline */
+			break;
+		}
+		len += (size_t)n;
+		go = feed_lines(buf, size, &len, &skip, &cut, line, ctx);
+	}
+	sys->close(fd);
+	return ret < 0 ? ret : cut;
+}
+
 unsigned int sys_page_shift(void)
 {
 	long bytes = sysconf(_SC_PAGESIZE);

@@ -65,6 +65,15 @@ ssize_t sys_pread_file(int fd, char *buf, size_t size);
 ssize_t sys_pread_whole(int fd, char *buf, size_t size);
 
 /*
+ * sys_read_lines() - read @root/@path as a stream, whatever its size, through @buf (@size bytes:
+ * the longest line it takes whole) and call @line(@text, @ctx) for each line, NUL-terminated
+ * without its newline. A longer line is cut at @size - 1 bytes (the rest of it skipped) and
+ * counted. @line returns false to stop early. Return: the number of lines cut, or -errno.
+ */
+ssize_t sys_read_lines(const char *root, const char *path, char *buf, size_t size,
+		       bool (*line)(char *text, void *ctx), void *ctx);
+
+/*
  * sys_write_file() - write @str to @root/@path in one write() (cgroupfs control files).
  * Return: 0 or -errno.
  */

@@ -401,6 +401,45 @@ static void put(const char *root, int pid, const char *name, const char *text)
 	fclose(f);
 }
 
+/* A group of 30,000 tasks (a fork bomb's): its cgroup.procs is read whole, so a process listed
+ * last is found (a 16 KiB read of the file listed nobody). */
+static void test_v1_group_many_tasks(void **state)
+{
+	char root[] = "/tmp/oomguard-test-procs-XXXXXX", cmd[700], path[600];
+	struct victim_table vt = {0};
+	struct cgroup_mounts m;
+	struct config c;
+	struct scope s;
+	char err[256] = "";
+	FILE *f;
+
+	(void)state;
+	assert_non_null(mkdtemp(root));
+	snprintf(cmd, sizeof(cmd), "cp -r tests/fixtures/k6.18/proc tests/fixtures/k6.18/sys %s/",
+		 root);
+	assert_int_equal(system(cmd), 0);
+	snprintf(path, sizeof(path), "%s/sys/fs/cgroup/memory/oomguard-fixture/cgroup.procs", root);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	for (int pid = 100000; pid < 130000; pid++) /* gone, as most of a fork bomb soon is */
+		fprintf(f, "%d\n", pid);
+	fprintf(f, "1234\n");
+	fclose(f);
+	config_defaults(&c);
+	mounts_of(root, &m);
+	assert_int_equal(scope_init_cgroup(&s, root, "/sys/fs/cgroup/memory/oomguard-fixture", &m,
+					   FIXTURE_PAGE_SHIFT, scratch, err, sizeof(err)),
+			 0);
+	assert_int_equal(tasks_acquire(&tl, &s, &c, &vt, 1, scratch, sizeof(scratch)), 0);
+	assert_int_equal(tl.nr, 1);
+	assert_int_equal(tl.tasks[0].pid, 1234);
+	assert_false(tl.truncated);
+	tasks_close(&tl);
+	scope_close(&s);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
+	assert_int_equal(system(cmd), 0);
+}
+
 /*
  * A pid a kernel thread held, taken by a process: listed as the process, whatever the listing
  * before saw (a kernel thread's flag was trusted without reading, so a memory hog under a
@@ -538,6 +577,7 @@ int main(void)
 	    cmocka_unit_test(test_machine_gate),
 	    cmocka_unit_test(test_machine_tasks),
 	    cmocka_unit_test(test_kthread_pid_reused),
+	    cmocka_unit_test(test_v1_group_many_tasks),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -8,6 +8,8 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -121,6 +123,59 @@ static void test_read_file(void **state)
 	}
 }
 
+struct lines_seen {
+	int n, stop_at;
+	size_t longest;
+	char last[64];
+};
+
+static bool see_line(char *text, void *ctx)
+{
+	struct lines_seen *l = ctx;
+
+	l->n++;
+	if (strlen(text) > l->longest)
+		l->longest = strlen(text);
+	snprintf(l->last, sizeof(l->last), "%s", text);
+	return l->n != l->stop_at;
+}
+
+/*
+ * A file read line by line through a buffer far smaller than it (a cgroup.procs of a fork
+ * bomb's group, a container host's mountinfo): every line, a long one cut and counted, the
+ * last without its newline, EINTR retried, an early stop.
+ */
+static void test_read_lines(void **state)
+{
+	char path[] = "/tmp/oomguard-test-lines-XXXXXX", buf[16];
+	struct lines_seen l = {0};
+	FILE *f;
+	int fd = mkstemp(path);
+
+	(void)state;
+	assert_true(fd >= 0);
+	f = fdopen(fd, "w");
+	for (int i = 1; i <= 30000; i++)
+		fprintf(f, "%d\n", i);
+	fprintf(f, "%s\n", "a line of forty bytes, cut at fifteen..");
+	fprintf(f, "last");
+	fclose(f);
+	eintr_reads_left = SYS_EINTR_RETRIES - 1;
+	assert_int_equal(sys_read_lines(NULL, path, buf, sizeof(buf), see_line, &l), 1);
+	assert_int_equal(l.n, 30002);
+	assert_int_equal(l.longest, sizeof(buf) - 1);
+	assert_string_equal(l.last, "last");
+	assert_int_equal(close_calls, 1);
+	memset(&l, 0, sizeof(l));
+	l.stop_at = 2;
+	assert_int_equal(sys_read_lines(NULL, path, buf, sizeof(buf), see_line, &l), 0);
+	assert_int_equal(l.n, 2);
+	assert_string_equal(l.last, "2");
+	assert_int_equal(sys_read_lines(NULL, "/nonexistent", buf, sizeof(buf), see_line, &l),
+			 -ENOENT);
+	unlink(path);
+}
+
 static void test_write_file_errors(void **state)
 {
 	(void)state;
@@ -211,6 +266,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test_setup_teardown(test_read_file, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_read_lines, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_write_file_errors, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_read_kept, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_pidfd_exited, setup, teardown),
