@@ -35,7 +35,13 @@ static void json_escape(const char *in, char *out, size_t size)
 static void print_scope(const struct scope *s, FILE *out, bool json, bool last)
 {
 	const struct zone_snapshot *z = &s->cur.zones[0];
-	const char *verdict = !s->decided ? "unknown" : s->oom ? "oom" : "retry";
+	const char *verdict = s->absent ? "absent" : !s->decided ? "unknown" : s->oom ? "oom" : "retry";
+
+	if (s->absent && !json) {
+		fprintf(out, "%s (%s)\n  does not exist: the daemon waits for it\n", s->name,
+			scope_kind_name(s->kind));
+		return;
+	}
 
 	if (json) {
 		char name[2 * CONFIG_PATH_MAX];
@@ -94,6 +100,8 @@ static int status(struct daemon *d, FILE *out, bool json)
 	}
 	for (int pass = 0; pass < 2; pass++) {
 		for (size_t i = 0; i < d->nr_scopes; i++) {
+			if (d->scopes[i].absent)
+				continue;
 			r = scope_acquire(&d->scopes[i], d->scratch, now_usec());
 			if (r < 0) {
 				fprintf(stderr, "oomguard status: cannot read %s: %s\n",
@@ -107,7 +115,8 @@ static int status(struct daemon *d, FILE *out, bool json)
 	if (json)
 		fprintf(out, "{\n  \"scopes\": [\n");
 	for (size_t i = 0; i < d->nr_scopes; i++) {
-		scope_decide(&d->scopes[i], &d->cfg);
+		if (!d->scopes[i].absent)
+			scope_decide(&d->scopes[i], &d->cfg);
 		print_scope(&d->scopes[i], out, json, i + 1 == d->nr_scopes);
 	}
 	if (json)

@@ -52,6 +52,7 @@ int daemon_setup_scopes(struct daemon *d, char *err, size_t errsize)
 		return r;
 	}
 	snprintf(d->ev.v1_mount, sizeof(d->ev.v1_mount), "%s", mounts.v1_memory);
+	d->mounts = mounts;
 	if (!c->nr_cgroups)
 		return 0;
 	for (size_t i = 0; i < c->nr_cgroups; i++) {
@@ -59,6 +60,11 @@ int daemon_setup_scopes(struct daemon *d, char *err, size_t errsize)
 
 		r = scope_init_cgroup(s, root, c->cgroups[i], &mounts, d->page_shift, d->scratch,
 				      err, errsize);
+		if (r == -ENOENT) { /* not yet (a unit not started): watched once it is there */
+			log_msg(LOG_PRIO_WARNING, "%s: waiting for it", err);
+			s->absent = true;
+			r = 0;
+		}
 		if (r < 0) {
 			for (size_t k = 0; k < d->nr_scopes; k++)
 				scope_close(&d->scopes[k]);
@@ -99,10 +105,34 @@ int daemon_check_scopes(struct daemon *d, const struct config *c, char *err, siz
 		r = scope_init_cgroup(&probe, root, c->cgroups[i], &mounts, d->page_shift, d->scratch,
 				      err, errsize);
 		scope_close(&probe);
-		if (r < 0)
+		if (r < 0 && r != -ENOENT) /* one that does not exist yet is waited for */
 			return r;
 	}
 	return 0;
+}
+
+/*
+ * A configured cgroup that does not exist (not yet, or not any more): looked for again every
+ * SCOPE_FULL_READ_ROUNDS rounds; once it is there it is watched like the others.
+ */
+static void retry_absent(struct daemon *d, struct scope *s, size_t i)
+{
+	const char *root = d->cfg.root[0] ? d->cfg.root : NULL;
+	unsigned int reserve = s->reserve_permille;
+	char name[CONFIG_PATH_MAX], err[CONFIG_PATH_MAX + 64];
+
+	if (d->rounds % SCOPE_FULL_READ_ROUNDS)
+		return;
+	snprintf(name, sizeof(name), "%s", s->name);
+	if (scope_init_cgroup(s, root, name, &d->mounts, d->page_shift, d->scratch, err,
+			      sizeof(err)) < 0) {
+		s->absent = true; /* still waiting (or it came back as something else: said once) */
+		s->reserve_permille = reserve;
+		return;
+	}
+	s->reserve_permille = reserve;
+	log_msg(LOG_PRIO_NOTICE, "scope=%s is there: watching it", s->name);
+	events_start_scope(d, s, i);
 }
 
 void daemon_round(struct daemon *d)
@@ -115,8 +145,19 @@ void daemon_round(struct daemon *d)
 	for (size_t i = 0; i < d->nr_scopes; i++) {
 		struct scope *s = &d->scopes[i];
 		uint64_t now = now_usec();
-		int r = scope_acquire_gated(s, d->scratch, now, gate);
+		int r;
 
+		if (s->absent) {
+			retry_absent(d, s, i);
+			continue;
+		}
+		r = scope_acquire_gated(s, d->scratch, now, gate);
+		if ((r == -ENODEV || r == -ENOENT) && s->kind != SCOPE_MACHINE) {
+			log_msg(LOG_PRIO_WARNING, "scope=%s is gone: waiting for it", s->name);
+			scope_close(s);
+			s->absent = true;
+			continue;
+		}
 		if (r < 0) {
 			if (d->rounds % 100 == 1)
 				log_errno(r, "cannot read scope=%s", s->name);

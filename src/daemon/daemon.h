@@ -45,6 +45,7 @@ struct daemon {
 	struct reaper reaper;
 	int self_pid;
 	struct event_state ev;
+	struct cgroup_mounts mounts; /* as read at set-up: where an absent scope will appear */
 	unsigned long rounds, kills, dry_run_kills;
 	int exit_code; /* what daemon_run() returns once stopped: 0, or EXIT_RUNTIME */
 	char scratch[SCOPE_SCRATCH_SIZE];

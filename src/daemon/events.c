@@ -197,6 +197,25 @@ static void start_v1(struct daemon *d, struct scope *s, uint64_t data)
 	}
 }
 
+void events_start_scope(struct daemon *d, struct scope *s, size_t i)
+{
+	struct event_state *ev = &d->ev;
+	int r;
+
+	if (s->kind == SCOPE_CGROUP_V1)
+		start_v1(d, s, i);
+	if (s->kind != SCOPE_CGROUP_V2)
+		return;
+	/* kernfs signals a changed memory.events as EPOLLPRI; edge-triggered, as the loop reads
+	 * the file through another descriptor */
+	r = watch_new(ev->pressure_ep, scope_watch_events(s), &s->events_watch_fd,
+		      EPOLLPRI | EPOLLET, i);
+	if (r < 0)
+		log_errno(r, "cannot watch memory.events of %s (read every round)", s->name);
+	else
+		ev->nr_v2_watched++;
+}
+
 /* After the epoll sets are made. Closing an eventfd (scope_close) takes it out of them. */
 static void scopes_start(struct daemon *d)
 {
@@ -209,24 +228,9 @@ static void scopes_start(struct daemon *d)
 	ev->lru_gen_age = SCOPE_FULL_READ_ROUNDS; /* and whether the multi-gen LRU is on */
 	if (d->nr_scopes && d->scopes[0].kind == SCOPE_MACHINE && ev->v1_mount[0])
 		start_machine(ev);
-	for (size_t i = 0; i < d->nr_scopes; i++) {
-		struct scope *s = &d->scopes[i];
-		int r;
-
-		if (s->kind == SCOPE_CGROUP_V1)
-			start_v1(d, s, i);
-		if (s->kind != SCOPE_CGROUP_V2)
-			continue;
-		/* kernfs signals a changed memory.events as EPOLLPRI; edge-triggered, as the loop
-		 * reads the file through another descriptor */
-		r = watch_new(ev->pressure_ep, scope_watch_events(s), &s->events_watch_fd,
-			      EPOLLPRI | EPOLLET, i);
-		if (r < 0)
-			log_errno(r, "cannot watch memory.events of %s (read every round)",
-				  s->name);
-		else
-			ev->nr_v2_watched++;
-	}
+	for (size_t i = 0; i < d->nr_scopes; i++)
+		if (!d->scopes[i].absent)
+			events_start_scope(d, &d->scopes[i], i);
 }
 int events_start(struct daemon *d)
 {

@@ -62,6 +62,10 @@ void event_state_init(struct event_state *ev);
  */
 int events_start(struct daemon *d);
 
+/* events_start_scope() - the event sources of scope @s (index @i), as events_start() starts
+ * them for each scope: for one that appeared after it. */
+void events_start_scope(struct daemon *d, struct scope *s, size_t i);
+
 /* events_stop() - close every scope (and its event sources and candidate), restore
  * oom_kill_disable where oomguard set it; the epoll sets stay for events_start(). */
 void events_stop(struct daemon *d);

@@ -189,6 +189,30 @@ static bool under(const char *path, const char *mnt)
 	return len && !strncmp(path, mnt, len) && (path[len] == '/' || path[len] == '\0');
 }
 
+/* @dir exists (a directory that can be opened). */
+static bool exists(const char *dir)
+{
+	int fd = sys_open_path(NULL, dir, O_RDONLY | O_DIRECTORY);
+
+	if (fd >= 0)
+		sys->close(fd);
+	return fd != -ENOENT;
+}
+
+/* The v2 hierarchy at @mnt (under @root) offers the memory controller to its groups. */
+static bool v2_has_memory(const char *root, const char *mnt)
+{
+	char path[CONFIG_PATH_MAX + 32], buf[256];
+
+	if (join(path, sizeof(path), mnt, "/cgroup.subtree_control") < 0 ||
+	    sys_read_file(root, path, buf, sizeof(buf)) < 0)
+		return false;
+	for (const char *p = strstr(buf, "memory"); p; p = strstr(p + 1, "memory"))
+		if ((p == buf || p[-1] == ' ') && (p[6] == ' ' || p[6] == '\n' || !p[6]))
+			return true;
+	return false;
+}
+
 int scope_init_cgroup(struct scope *s, const char *root, const char *path,
 		      const struct cgroup_mounts *mounts, unsigned int page_shift, char *scratch,
 		      char *err, size_t errsize)
@@ -208,9 +232,17 @@ int scope_init_cgroup(struct scope *s, const char *root, const char *path,
 	}
 	if (under(path, mounts->v1_memory)) {
 		s->kind = SCOPE_CGROUP_V1;
+		if (!exists(s->dir)) {
+			snprintf(err, errsize, "%s: does not exist (yet)", path);
+			return -ENOENT;
+		}
 		r = read_cgroup_u64(s->dir, "memory.limit_in_bytes", &v);
 	} else if (under(path, mounts->v2)) {
 		s->kind = SCOPE_CGROUP_V2;
+		if (!exists(s->dir) && v2_has_memory(root, mounts->v2)) {
+			snprintf(err, errsize, "%s: does not exist (yet)", path);
+			return -ENOENT;
+		}
 		r = read_cgroup_u64(s->dir, "memory.current", &v);
 		if (r == -ENOENT) {
 			snprintf(err, errsize,

@@ -143,6 +143,7 @@ struct scope {
 	bool restore_oom_kill_disable; /* we set oom_kill_disable=1; put 0 back at exit */
 	struct candidate cand;
 	bool kill_pending;
+	bool absent; /* a cgroup that does not exist (yet, or any more): waited for */
 };
 
 /* "machine", "cgroup-v1" or "cgroup-v2". */
@@ -154,7 +155,8 @@ int scope_init_machine(struct scope *s, const char *root, unsigned int page_shif
 /*
  * scope_init_cgroup() - a memory cgroup given by its path. v1 or v2 is read from the mount
  * table; a path outside both memory hierarchies, or without the memory files, is -ENOTDIR
- * with a reason in @err.
+ * with a reason in @err. A path in a memory hierarchy that does not exist is -ENOENT, with the
+ * scope's kind, name and directory set: the caller may wait for it.
  */
 int scope_init_cgroup(struct scope *s, const char *root, const char *path,
 		      const struct cgroup_mounts *mounts, unsigned int page_shift, char *scratch,
