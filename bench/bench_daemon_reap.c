@@ -5,7 +5,7 @@
 // Usage: bench_daemon_reap [RUNS]   (root, cgroup v1 memory and freezer needed)
 // BENCH_RAW=1 times the bare process_mrelease call instead of reap_one(), for comparison.
 // The reaping thread runs SCHED_FIFO as the daemon's reaper does (BENCH_NORMAL_PRIORITY=1: not),
-// with the daemon's helper threads (one per CPU beyond the first; BENCH_HELPERS=N sets N).
+// with the daemon's team of caller threads (one per CPU; BENCH_HELPERS=N sets N + 1).
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -27,7 +27,7 @@
 
 static char mem_dir[128], frz_dir[128];
 static char scratch[SCOPE_SCRATCH_SIZE];
-static struct reap_helpers helpers;
+static struct reap_callers callers;
 
 static int put(const char *dir, const char *file, const char *value)
 {
@@ -120,10 +120,10 @@ static int one(struct scope *s, bool frozen, uint64_t *ret_usec, uint64_t *ret_f
 		rep.kill_to_freed_usec = now_usec() - req.kill_usec;
 		scope_usage_bytes(s, scratch, sizeof(scratch), &rep.freed_bytes);
 		rep.freed_bytes = req.usage_before_bytes - rep.freed_bytes;
+		sys->close(req.pidfd);
 	} else {
-		reap_one(&req, true, &helpers, scratch, sizeof(scratch), &rep);
+		reap_one(&req, true, &callers, scratch, sizeof(scratch), &rep); /* closes it */
 	}
-	sys->close(req.pidfd);
 	put(frz_dir, "freezer.state", "THAWED");
 	waitpid(pid, NULL, 0);
 	if (getenv("BENCH_VERBOSE"))
@@ -170,7 +170,9 @@ int main(int argc, char **argv)
 	{
 		const char *n = getenv("BENCH_HELPERS");
 
-		reap_helpers_start(&helpers, n ? (unsigned int)atoi(n) : reap_helpers_wanted());
+		unsigned int team = n ? 1 + (unsigned int)atoi(n) : reap_callers_wanted();
+
+		reap_callers_start(&callers, team, team);
 	}
 	for (int frozen = 0; frozen < 2; frozen++) {
 		uint64_t usec[50], freed_min = UINT64_MAX;
@@ -190,12 +192,11 @@ int main(int argc, char **argv)
 		printf("%svictim=1GiB %s runs=%d callers=%u kill_to_freed_ms median=%.1f max=%.1f "
 		       "(target <= 50) freed_min_mib=%llu released_by_mrelease=%d\n",
 		       getenv("BENCH_RAW") ? "bare process_mrelease: " : "",
-		       frozen ? "frozen " : "running", runs,
-		       getenv("BENCH_RAW") ? 1 : 1 + helpers.n, (double)usec[runs / 2] / 1000.0,
-		       (double)usec[runs - 1] / 1000.0, (unsigned long long)(freed_min >> 20),
-		       released);
+		       frozen ? "frozen " : "running", runs, getenv("BENCH_RAW") ? 1 : callers.team,
+		       (double)usec[runs / 2] / 1000.0, (double)usec[runs - 1] / 1000.0,
+		       (unsigned long long)(freed_min >> 20), released);
 	}
-	reap_helpers_stop(&helpers);
+	reap_callers_stop(&callers);
 	scope_close(&s);
 	return 0;
 }

@@ -19,6 +19,7 @@ void daemon_init(struct daemon *d, int argc, char **argv)
 	d->argv = argv;
 	d->page_shift = sys_page_shift();
 	d->nr_scopes = 0;
+	d->reaper.report_rd = d->reaper.report_wr = -1; /* not started yet */
 	event_state_init(&d->ev);
 }
 
@@ -178,7 +179,8 @@ void daemon_round(struct daemon *d)
 void daemon_teardown(struct daemon *d)
 {
 	reaper_stop(&d->reaper);
-	daemon_handle_reports(d);
+	daemon_handle_reports(d); /* the reap that was in progress */
+	reaper_release(&d->reaper);
 	events_stop(d);
 	events_close(&d->ev);
 	tasks_close(&d->tasks);

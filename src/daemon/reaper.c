@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* The reaper thread (lmkd's shape: bounded queue in, reports out over a pipe), with the
- * kernel reaper's retry rule: MAX_OOM_REAP_RETRIES tries, OOM_REAP_STEP_MSEC apart. */
+ * kernel reaper's retry rule: MAX_OOM_REAP_RETRIES tries, OOM_REAP_STEP_MSEC apart, all within
+ * REAP_DEADLINE_MSEC; its process_mrelease calls are made by caller threads (reaper.h: why). */
 #include "daemon/reaper.h"
 
 #include "daemon/prefault.h"
@@ -24,115 +25,296 @@ uint64_t now_usec(void)
 	return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
 }
 
-static void *helper_main(void *arg)
+/* The result of a try so far (1: none back yet) with one more caller's @r: a release wins
+ * (callers share the unmapping out), then a gone mm, then the first error. */
+static int merge_result(int so_far, int r)
 {
-	struct reap_helpers *h = arg;
-	unsigned long seen = 0; /* the job count at start: a job posted before we wait is new */
+	if (so_far == 0 || r == 0)
+		return 0;
+	if (so_far == -ESRCH || r == -ESRCH)
+		return -ESRCH;
+	return so_far == 1 ? r : so_far;
+}
+
+/* A caller back from @call with @r; p->lock held. */
+static void call_back(struct reap_callers *p, struct reap_call *call, int r)
+{
+	p->calls_made++;
+	call->ret = merge_result(call->ret, r);
+	if (!call->abandoned) {
+		if (--call->out == 0)
+			pthread_cond_signal(&p->done);
+		return;
+	}
+	/* The reaper has reported this victim and left the pidfd to us. Close it before the
+	 * lost count drops: who sees none lost sees every caller done with the table. */
+	if (call->out == 1) {
+		sys->close(call->pidfd);
+		call->pidfd = -1;
+		call->abandoned = false;
+		call->busy = false;
+	}
+	call->out--;
+	p->lost--;
+}
+
+static void *caller_main(void *arg)
+{
+	struct reap_caller *c = arg;
+	struct reap_callers *p = c->pool;
 
 	reaper_raise_priority(); /* the reaper logs it if FIFO is refused: so would this */
-	prefault_stack(REAPER_HELPER_PREFAULT_BYTES);
-	pthread_mutex_lock(&h->lock);
+	prefault_stack(REAPER_CALLER_PREFAULT_BYTES);
+	pthread_mutex_lock(&p->lock);
 	for (;;) {
-		int pidfd;
+		struct reap_call *call;
+		int pidfd, r;
 
-		while (h->job == seen && !h->stop)
-			pthread_cond_wait(&h->wake, &h->lock);
-		if (h->stop)
+		while (!c->call && !p->stop)
+			pthread_cond_wait(&p->wake, &p->lock);
+		if (!c->call)
 			break;
-		seen = h->job;
-		pidfd = h->pidfd;
-		pthread_mutex_unlock(&h->lock);
-		/* Its result is the reaper's to judge: it calls too, and after us its call
-		 * returns at once if the address space is already released. */
-		sys->process_mrelease(pidfd, 0);
-		pthread_mutex_lock(&h->lock);
-		h->calls++;
-		if (--h->working == 0)
-			pthread_cond_signal(&h->done);
+		call = c->call;
+		pidfd = call->pidfd; /* stays open until we are back: call_back() */
+		pthread_mutex_unlock(&p->lock);
+		r = sys->process_mrelease(pidfd, 0);
+		pthread_mutex_lock(&p->lock);
+		c->call = NULL;
+		call_back(p, call, r);
 	}
-	pthread_mutex_unlock(&h->lock);
+	pthread_mutex_unlock(&p->lock);
 	return NULL;
 }
 
-unsigned int reap_helpers_wanted(void)
+unsigned int reap_callers_wanted(void)
 {
 	cpu_set_t set;
 	int cpus;
 
 	if (sched_getaffinity(0, sizeof(set), &set) < 0)
-		return 0;
+		return 1;
 	cpus = CPU_COUNT(&set);
 	if (cpus <= 1)
-		return 0;
-	return cpus - 1 < REAPER_HELPERS_MAX ? (unsigned int)cpus - 1 : REAPER_HELPERS_MAX;
+		return 1;
+	return cpus < REAPER_TEAM_MAX ? (unsigned int)cpus : REAPER_TEAM_MAX;
 }
 
-int reap_helpers_start(struct reap_helpers *h, unsigned int n)
+int reap_callers_start(struct reap_callers *p, unsigned int team, unsigned int n)
 {
+	pthread_condattr_t cattr;
 	pthread_attr_t attr;
 	int err;
 
-	memset(h, 0, sizeof(*h));
-	h->pidfd = -1;
-	pthread_mutex_init(&h->lock, NULL);
-	pthread_cond_init(&h->wake, NULL);
-	pthread_cond_init(&h->done, NULL);
-	if (n > REAPER_HELPERS_MAX)
-		n = REAPER_HELPERS_MAX;
+	memset(p, 0, sizeof(*p));
+	for (size_t i = 0; i < sizeof(p->calls) / sizeof(p->calls[0]); i++)
+		p->calls[i].pidfd = -1;
+	pthread_mutex_init(&p->lock, NULL);
+	pthread_cond_init(&p->wake, NULL);
+	/* The deadline is on CLOCK_MONOTONIC (now_usec()): a clock set back must not extend it. */
+	pthread_condattr_init(&cattr);
+	pthread_condattr_setclock(&cattr, CLOCK_MONOTONIC);
+	pthread_cond_init(&p->done, &cattr);
+	pthread_condattr_destroy(&cattr);
+	if (n > REAPER_CALLERS_MAX)
+		n = REAPER_CALLERS_MAX;
+	p->team = team < n ? team : n;
 	err = -pthread_attr_init(&attr);
 	if (err)
 		return err;
-	err = -pthread_attr_setstacksize(&attr, REAPER_HELPER_STACK_BYTES);
-	while (!err && h->n < n) {
-		err = -pthread_create(&h->thread[h->n], &attr, helper_main, h);
+	err = -pthread_attr_setstacksize(&attr, REAPER_CALLER_STACK_BYTES);
+	while (!err && p->n < n) {
+		struct reap_caller *c = &p->caller[p->n];
+
+		c->pool = p;
+		err = -pthread_create(&c->thread, &attr, caller_main, c);
 		if (!err)
-			h->n++;
+			p->n++;
 	}
 	pthread_attr_destroy(&attr);
 	return err;
 }
 
-void reap_helpers_stop(struct reap_helpers *h)
+void reap_callers_stop(struct reap_callers *p)
 {
-	pthread_mutex_lock(&h->lock);
-	h->stop = true;
-	pthread_cond_broadcast(&h->wake);
-	pthread_mutex_unlock(&h->lock);
-	for (unsigned int i = 0; i < h->n; i++)
-		pthread_join(h->thread[i], NULL);
-	h->n = 0;
+	pthread_t join[REAPER_CALLERS_MAX];
+	unsigned int n_join = 0, left = 0;
+
+	pthread_mutex_lock(&p->lock);
+	p->stop = true;
+	pthread_cond_broadcast(&p->wake);
+	for (unsigned int i = 0; i < p->n; i++) {
+		if (p->caller[i].call) {
+			/* In the kernel, maybe for good: joining could hang. Once back it sees
+			 * stop and leaves, and the C library frees its stack. */
+			pthread_detach(p->caller[i].thread);
+			left++;
+		} else {
+			join[n_join++] = p->caller[i].thread;
+		}
+	}
+	p->n = 0;
+	pthread_mutex_unlock(&p->lock);
+	for (unsigned int i = 0; i < n_join; i++)
+		pthread_join(join[i], NULL);
+	if (left)
+		log_msg(LOG_PRIO_WARNING,
+			"reaper: %u callers still in process_mrelease at stop: left in the kernel",
+			left);
 }
 
-/* One process_mrelease call on @pidfd, shared with the helpers. Return: the reaper's own. */
-static int mrelease_shared(struct reap_helpers *h, int pidfd)
+unsigned int reap_callers_lost(struct reap_callers *p)
 {
-	int r;
+	unsigned int lost;
 
-	if (!h || !h->n)
-		return sys->process_mrelease(pidfd, 0);
-	pthread_mutex_lock(&h->lock);
-	h->pidfd = pidfd;
-	h->working = h->n;
-	h->job++;
-	pthread_cond_broadcast(&h->wake);
-	pthread_mutex_unlock(&h->lock);
-	r = sys->process_mrelease(pidfd, 0);
-	/* The pidfd is closed after we return: wait for every helper to be done with it. Each
-	 * does one call, as bounded as ours. */
-	pthread_mutex_lock(&h->lock);
-	while (h->working)
-		pthread_cond_wait(&h->done, &h->lock);
-	pthread_mutex_unlock(&h->lock);
-	return r;
+	pthread_mutex_lock(&p->lock);
+	lost = p->lost;
+	pthread_mutex_unlock(&p->lock);
+	return lost;
 }
 
-void reap_one(const struct reap_request *req, bool reap, struct reap_helpers *helpers,
+/* A free slot for the victim's @pidfd: one always is (struct reap_callers). */
+static struct reap_call *call_get(struct reap_callers *p, int pidfd)
+{
+	struct reap_call *call = NULL;
+
+	pthread_mutex_lock(&p->lock);
+	for (size_t i = 0; i < sizeof(p->calls) / sizeof(p->calls[0]) && !call; i++) {
+		if (!p->calls[i].busy)
+			call = &p->calls[i];
+	}
+	if (call) {
+		call->busy = true;
+		call->abandoned = false;
+		call->pidfd = pidfd;
+		call->out = 0;
+	}
+	pthread_mutex_unlock(&p->lock);
+	return call;
+}
+
+/*
+ * One try: up to p->team free callers call process_mrelease on @call's pidfd at once; wait
+ * until all are back, or until @deadline_usec. Return: the callers sent (0: none was free, no
+ * call made); *@ret_r the try's result, -ETIMEDOUT when a caller is still out at the deadline.
+ */
+static unsigned int call_try(struct reap_callers *p, struct reap_call *call, uint64_t deadline_usec,
+			     int *ret_r)
+{
+	struct timespec ts = {.tv_sec = (time_t)(deadline_usec / 1000000u),
+			      .tv_nsec = (long)(deadline_usec % 1000000u) * 1000};
+	unsigned int sent = 0;
+
+	pthread_mutex_lock(&p->lock);
+	call->ret = 1;
+	for (unsigned int i = 0; i < p->n && sent < p->team; i++) {
+		if (!p->caller[i].call) {
+			p->caller[i].call = call;
+			sent++;
+		}
+	}
+	call->out = sent;
+	if (sent)
+		pthread_cond_broadcast(&p->wake);
+	while (call->out && pthread_cond_timedwait(&p->done, &p->lock, &ts) != ETIMEDOUT)
+		;
+	*ret_r = call->out ? -ETIMEDOUT : call->ret;
+	pthread_mutex_unlock(&p->lock);
+	return sent;
+}
+
+/* Done with @call's victim: close its pidfd, or leave it to the callers still out (counted
+ * lost). Return: how many were left. */
+static unsigned int call_put(struct reap_callers *p, struct reap_call *call)
+{
+	unsigned int left;
+	int pidfd = -1;
+
+	pthread_mutex_lock(&p->lock);
+	left = call->out;
+	if (left) {
+		call->abandoned = true;
+		p->lost += left;
+	} else {
+		pidfd = call->pidfd;
+		call->pidfd = -1;
+		call->busy = false;
+	}
+	pthread_mutex_unlock(&p->lock);
+	if (pidfd >= 0)
+		sys->close(pidfd);
+	return left;
+}
+
+/* Milliseconds from now to @deadline_usec (0 once past), at most @max_msec. */
+static int msec_until(uint64_t deadline_usec, int max_msec)
+{
+	uint64_t now = now_usec();
+	uint64_t msec = now >= deadline_usec ? 0 : (deadline_usec - now + 999) / 1000;
+
+	return msec < (uint64_t)max_msec ? (int)msec : max_msec;
+}
+
+/* The tries, until the victim is released or gone, or the tries or the time are up. */
+static void reap_tries(const struct reap_request *req, struct reap_callers *p,
+		       struct reap_call *call, uint64_t deadline_usec, struct reap_report *rep)
+{
+	bool mrelease = call != NULL, told = false;
+
+	for (rep->tries = 1; rep->tries <= MAX_OOM_REAP_RETRIES; rep->tries++) {
+		int r = 0;
+		unsigned int sent = mrelease ? call_try(p, call, deadline_usec, &r) : 0;
+
+		if (sent) {
+			rep->callers = (int)sent;
+			if (r == 0) {
+				rep->result = REAP_RELEASED;
+				return;
+			}
+			rep->err = -r;
+			if (r == -ETIMEDOUT) /* left in the kernel: reported skipped */
+				return;
+			if (r == -ESRCH) {
+				/* All threads are past exit_mm: the exit is freeing the memory.
+				 * Wait for it to finish (bounded) so the measure is after. */
+				int left = MAX_OOM_REAP_RETRIES - rep->tries + 1;
+
+				sys_pidfd_exited(req->pidfd, msec_until(deadline_usec,
+									left * OOM_REAP_STEP_MSEC));
+				rep->result = REAP_EXITED;
+				return;
+			}
+			if (r == -ENOSYS) /* no process_mrelease: wait on the pidfd instead */
+				mrelease = false;
+			/* EAGAIN (mmap lock busy), EINTR, EINVAL (not dying yet): retry. */
+		} else if (mrelease && !told) {
+			log_msg(
+			    LOG_PRIO_WARNING,
+			    "reaper: no free caller for pid=%d (%u left in the kernel): waiting "
+			    "for it to exit",
+			    req->pid, reap_callers_lost(p));
+			told = true;
+		}
+		if (sys_pidfd_exited(req->pidfd, msec_until(deadline_usec, OOM_REAP_STEP_MSEC))) {
+			rep->result = REAP_EXITED;
+			return;
+		}
+		/* Less than a step left: a try now could not be waited for (its callers would be
+		 * left out for nothing). */
+		if (msec_until(deadline_usec, OOM_REAP_STEP_MSEC) < OOM_REAP_STEP_MSEC)
+			return;
+	}
+	rep->tries = MAX_OOM_REAP_RETRIES;
+}
+
+void reap_one(const struct reap_request *req, bool reap, struct reap_callers *callers,
 	      char *scratch, size_t size, struct reap_report *ret_report)
 {
+	uint64_t deadline_usec = now_usec() + REAP_DEADLINE_MSEC * 1000ull;
+	struct reap_call *call = reap && callers ? call_get(callers, req->pidfd) : NULL;
 	struct reap_report rep;
 	struct pid_status ss;
 	uint64_t usage_after = 0;
-	bool mrelease = reap;
+	unsigned int left = 0;
 
 	memset(&rep, 0, sizeof(rep));
 	rep.pid = req->pid;
@@ -142,41 +324,22 @@ void reap_one(const struct reap_request *req, bool reap, struct reap_helpers *he
 	rep.detect_usec = req->detect_usec;
 	rep.kill_usec = req->kill_usec;
 	rep.result = REAP_SKIPPED;
-	for (rep.tries = 1; rep.tries <= MAX_OOM_REAP_RETRIES; rep.tries++) {
-		if (mrelease) {
-			int r = mrelease_shared(helpers, req->pidfd);
-
-			rep.callers = 1 + (helpers ? (int)helpers->n : 0);
-			if (r == 0) {
-				rep.result = REAP_RELEASED;
-				break;
-			}
-			rep.err = -r;
-			if (r == -ESRCH) {
-				/* All threads are past exit_mm: the exit is freeing the memory.
-				 * Wait for it to finish (bounded) so the measure is after. */
-				sys_pidfd_exited(req->pidfd, OOM_REAP_STEP_MSEC *
-							  (MAX_OOM_REAP_RETRIES - rep.tries + 1));
-				rep.result = REAP_EXITED;
-				break;
-			}
-			if (r == -ENOSYS) /* no process_mrelease: wait on the pidfd instead */
-				mrelease = false;
-			/* EAGAIN (mmap lock busy), EINTR, EINVAL (not dying yet): retry. */
-		}
-		if (sys_pidfd_exited(req->pidfd, OOM_REAP_STEP_MSEC)) {
-			rep.result = REAP_EXITED;
-			break;
-		}
-	}
-	if (rep.tries > MAX_OOM_REAP_RETRIES)
-		rep.tries = MAX_OOM_REAP_RETRIES;
+	reap_tries(req, callers, call, deadline_usec, &rep);
 	rep.kill_to_freed_usec = now_usec() - req->kill_usec;
 	if (scope_usage_bytes(req->scope, scratch, size, &usage_after) == 0 &&
 	    req->usage_before_bytes > usage_after)
 		rep.freed_bytes = req->usage_before_bytes - usage_after;
 	if (read_pid_status(req->scope->root, req->pid, scratch, size, &ss) == 0)
 		rep.rss_after_kib = ss.rss_kib;
+	if (call)
+		left = call_put(callers, call);
+	else
+		sys->close(req->pidfd);
+	if (left)
+		log_msg(LOG_PRIO_WARNING,
+			"reaper: process_mrelease on pid=%d not back after %d ms: %u callers left "
+			"in the kernel, %u of %u lost",
+			req->pid, REAP_DEADLINE_MSEC, left, reap_callers_lost(callers), callers->n);
 	*ret_report = rep;
 }
 
@@ -214,8 +377,7 @@ static void *reaper_main(void *arg)
 		reap = r->reap;
 		pthread_mutex_unlock(&r->lock);
 
-		reap_one(&req, reap, &r->helpers, r->scratch, sizeof(r->scratch), &rep);
-		sys->close(req.pidfd);
+		reap_one(&req, reap, &r->callers, r->scratch, sizeof(r->scratch), &rep);
 		sys->write(r->report_wr, &rep, sizeof(rep));
 
 		pthread_mutex_lock(&r->lock);
@@ -228,11 +390,13 @@ static void *reaper_main(void *arg)
 
 int reaper_start(struct reaper *r, bool reap)
 {
+	unsigned int team = reap_callers_wanted();
 	pthread_attr_t attr;
 	int fds[2], err;
 
 	memset(r, 0, sizeof(*r));
 	r->reap = reap;
+	r->report_rd = r->report_wr = -1;
 	if (pipe2(fds, O_CLOEXEC) < 0)
 		return -errno;
 	r->report_rd = fds[0];
@@ -243,25 +407,32 @@ int reaper_start(struct reaper *r, bool reap)
 	}
 	pthread_mutex_init(&r->lock, NULL);
 	pthread_cond_init(&r->wake, NULL);
+	err = reap_callers_start(&r->callers, team, team + REAPER_SPARE_CALLERS);
+	if (!r->callers.n) {
+		err = err ? err : -EAGAIN;
+		goto fail;
+	}
+	if (err)
+		log_errno(err, "reaper: %u of %u caller threads started", r->callers.n,
+			  team + REAPER_SPARE_CALLERS);
 	/* A stack of known size under any C library (glibc's default is 8 MiB, musl's 128 KiB). */
 	err = -pthread_attr_init(&attr);
-	if (err)
+	if (!err) {
+		err = -pthread_attr_setstacksize(&attr, REAPER_STACK_BYTES);
+		if (!err)
+			err = -pthread_create(&r->thread, &attr, reaper_main, r);
+		pthread_attr_destroy(&attr);
+	}
+	if (err) {
+		reap_callers_stop(&r->callers);
 		goto fail;
-	err = -pthread_attr_setstacksize(&attr, REAPER_STACK_BYTES);
-	if (!err)
-		err = -pthread_create(&r->thread, &attr, reaper_main, r);
-	pthread_attr_destroy(&attr);
-	if (err)
-		goto fail;
+	}
 	r->started = true;
-	err = reap_helpers_start(&r->helpers, reap_helpers_wanted());
-	if (err)
-		log_errno(err, "reaper: %u helper threads started, fewer than the CPUs allow",
-			  r->helpers.n);
 	return 0;
 fail:
 	close(fds[0]);
 	close(fds[1]);
+	r->report_rd = r->report_wr = -1;
 	return err;
 }
 
@@ -317,12 +488,19 @@ void reaper_stop(struct reaper *r)
 	r->stop = true;
 	pthread_cond_signal(&r->wake);
 	pthread_mutex_unlock(&r->lock);
-	pthread_join(r->thread, NULL);
-	reap_helpers_stop(&r->helpers);
+	pthread_join(r->thread, NULL); /* bounded: it makes no call, and reports in time */
+	reap_callers_stop(&r->callers);
 	/* Requests never worked on still own their pidfds. */
 	for (unsigned int i = 0; i < r->count; i++)
 		sys->close(r->queue[(r->head + i) % REAPER_QUEUE_LEN].pidfd);
-	close(r->report_rd);
 	close(r->report_wr);
+	r->report_wr = -1;
 	r->started = false;
+}
+
+void reaper_release(struct reaper *r)
+{
+	if (r->report_rd >= 0)
+		close(r->report_rd);
+	r->report_rd = -1;
 }

@@ -2,20 +2,25 @@
 /* The reaper's retry rule on a real child process, with process_mrelease faked through the
  * syscall table: EAGAIN every time on a live victim -> skipped after MAX_OOM_REAP_RETRIES;
  * ENOSYS -> falls back to waiting on the pidfd; the real call on a killed child -> freed.
- * Helpers: every call is shared with each helper, at the same time, on the same pidfd, and
- * reap_one() returns only when all are back. */
+ * A team: every try is made by each caller, at the same time, on the same pidfd, and
+ * reap_one() returns only when all are back. A call that never comes back (the victim's mmap
+ * lock held by a task stuck in the kernel): reported skipped at the deadline, the next victim
+ * still reaped, reaper_stop() returns; alarm() turns a hang into a failure. */
 #include <errno.h>
+#include <poll.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmocka.h>
 
+#include "daemon/log.h"
 #include "daemon/reaper.h"
 #include "linux/sys.h"
 
@@ -49,12 +54,13 @@ static const struct reap_case cases[] = {
     {"real process_mrelease on a killed child", false, 0, true, REAP_RELEASED, -1, 1},
 };
 
-/* A child that only waits to be killed. */
+/* A child that only waits to be killed (by us, or by our death if a test fails first). */
 static pid_t idle_child(void)
 {
 	pid_t child = fork();
 
 	if (child == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		for (;;)
 			pause();
 	}
@@ -64,8 +70,11 @@ static pid_t idle_child(void)
 
 static void test_reap_one(void **state)
 {
+	static struct reap_callers callers;
+
 	(void)state;
 	assert_int_equal(scope_init_machine(&machine, NULL, sys_page_shift(), scratch), 0);
+	assert_int_equal(reap_callers_start(&callers, 1, 1), 0);
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		const struct reap_case *c = &cases[i];
 		struct reap_request req;
@@ -86,9 +95,8 @@ static void test_reap_one(void **state)
 		req.kill_usec = now_usec();
 		if (c->kill_first)
 			assert_int_equal(sys->pidfd_send_signal(req.pidfd, SIGKILL, NULL, 0), 0);
-		reap_one(&req, true, NULL, scratch, sizeof(scratch), &rep);
+		reap_one(&req, true, &callers, scratch, sizeof(scratch), &rep);
 		sys = &sys_ops_real;
-		sys->close(req.pidfd);
 		kill(child, SIGKILL);
 		waitpid(child, NULL, 0);
 		/* A killed child may also be gone before the call: ESRCH is "exited". */
@@ -104,9 +112,10 @@ static void test_reap_one(void **state)
 			fail_msg("%s: gave up after %llu us, want ~1 s", c->name,
 				 (unsigned long long)rep.kill_to_freed_usec);
 	}
+	reap_callers_stop(&callers);
 }
 
-/* A slow fake: each call takes 30 ms and records how many were in flight together. */
+/* A slow fake: each call takes 20 ms and records how many were in flight together. */
 static int slow_in_flight, slow_max_in_flight, slow_calls, slow_bad_pidfd, slow_want_pidfd;
 
 static int fake_slow_mrelease(int pidfd, unsigned int flags)
@@ -115,21 +124,20 @@ static int fake_slow_mrelease(int pidfd, unsigned int flags)
 	int max = __atomic_load_n(&slow_max_in_flight, __ATOMIC_SEQ_CST);
 
 	(void)flags;
-	while (now > max &&
-	       !__atomic_compare_exchange_n(&slow_max_in_flight, &max, now, false,
-					    __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST))
+	while (now > max && !__atomic_compare_exchange_n(&slow_max_in_flight, &max, now, false,
+							 __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST))
 		;
 	if (pidfd != __atomic_load_n(&slow_want_pidfd, __ATOMIC_SEQ_CST))
 		__atomic_add_fetch(&slow_bad_pidfd, 1, __ATOMIC_SEQ_CST);
-	usleep(30000);
+	usleep(20000);
 	__atomic_add_fetch(&slow_calls, 1, __ATOMIC_SEQ_CST);
 	__atomic_sub_fetch(&slow_in_flight, 1, __ATOMIC_SEQ_CST);
 	return mrelease_ret;
 }
 
-static void test_reap_helpers(void **state)
+static void test_reap_team(void **state)
 {
-	static struct reap_helpers h;
+	static struct reap_callers p;
 	/* released at once: 1 call each; the mmap lock always busy: every try is shared */
 	const struct {
 		int ret;
@@ -139,12 +147,12 @@ static void test_reap_helpers(void **state)
 
 	(void)state;
 	assert_int_equal(scope_init_machine(&machine, NULL, sys_page_shift(), scratch), 0);
-	assert_int_equal(reap_helpers_start(&h, 2), 0);
-	assert_int_equal(h.n, 2);
+	assert_int_equal(reap_callers_start(&p, 3, 3), 0);
+	assert_int_equal(p.n, 3);
 	for (size_t i = 0; i < sizeof(runs) / sizeof(runs[0]); i++) {
 		struct reap_request req;
 		struct reap_report rep;
-		unsigned long calls_before = h.calls;
+		unsigned long calls_before = p.calls_made;
 		pid_t child = idle_child();
 
 		fake = sys_ops_real;
@@ -159,30 +167,221 @@ static void test_reap_helpers(void **state)
 		slow_want_pidfd = req.pidfd;
 		req.kill_usec = now_usec();
 		sys = &fake;
-		reap_one(&req, true, &h, scratch, sizeof(scratch), &rep);
-		/* back only when every helper is: nothing in flight on the pidfd we close */
+		reap_one(&req, true, &p, scratch, sizeof(scratch), &rep);
+		/* back only when every caller is: nothing in flight on the pidfd it closed */
 		assert_int_equal(__atomic_load_n(&slow_in_flight, __ATOMIC_SEQ_CST), 0);
 		sys = &sys_ops_real;
-		sys->close(req.pidfd);
 		kill(child, SIGKILL);
 		waitpid(child, NULL, 0);
 		assert_int_equal(rep.result, runs[i].want);
 		assert_int_equal(rep.tries, runs[i].tries);
 		assert_int_equal(rep.callers, 3);
 		assert_int_equal(slow_calls, 3 * runs[i].tries);
-		assert_int_equal(h.calls - calls_before, (unsigned long)(2 * runs[i].tries));
+		assert_int_equal(p.calls_made - calls_before, (unsigned long)(3 * runs[i].tries));
 		assert_int_equal(slow_bad_pidfd, 0);
 		/* together, not one after the other */
 		assert_int_equal(slow_max_in_flight, 3);
 	}
-	reap_helpers_stop(&h);
-	assert_int_equal(h.n, 0);
+	reap_callers_stop(&p);
+	assert_int_equal(p.n, 0);
+}
+
+/*
+ * A process_mrelease that does not come back on the pidfds marked in block_fd, as when a task
+ * stuck in the kernel holds the victim's mmap lock, until the test closes block_wr; others
+ * release at once.
+ */
+#define BLOCK_FDS 1024
+static int block_fd[BLOCK_FDS];
+static int block_rd = -1, block_wr = -1;
+static int blocked_now; /* calls waiting in the fake */
+static struct sys_ops blocking;
+
+static int fake_blocking_mrelease(int pidfd, unsigned int flags)
+{
+	char c;
+
+	(void)flags;
+	if (pidfd < 0 || pidfd >= BLOCK_FDS || !__atomic_load_n(&block_fd[pidfd], __ATOMIC_SEQ_CST))
+		return 0;
+	__atomic_add_fetch(&blocked_now, 1, __ATOMIC_SEQ_CST);
+	while (read(block_rd, &c, 1) < 0 && errno == EINTR)
+		;
+	__atomic_sub_fetch(&blocked_now, 1, __ATOMIC_SEQ_CST);
+	return -EAGAIN;
+}
+
+static void blocking_setup(void)
+{
+	int fds[2];
+
+	assert_int_equal(pipe(fds), 0);
+	block_rd = fds[0];
+	block_wr = fds[1];
+	memset(block_fd, 0, sizeof(block_fd));
+	blocking = sys_ops_real;
+	blocking.process_mrelease = fake_blocking_mrelease;
+	sys = &blocking;
+}
+
+/* Let every blocked call go, and wait (bounded) until every caller left behind is back. */
+static void blocking_release(struct reap_callers *p)
+{
+	close(block_wr);
+	block_wr = -1;
+	for (int i = 0; reap_callers_lost(p) && i < 300; i++)
+		usleep(10000);
+	assert_int_equal(reap_callers_lost(p), 0);
+	assert_int_equal(__atomic_load_n(&blocked_now, __ATOMIC_SEQ_CST), 0);
+	sys = &sys_ops_real; /* after: a caller back closes the victim's pidfd through it */
+	close(block_rd);
+	block_rd = -1;
+}
+
+/* A victim for the blocking fake: killed first or not, its call blocked or not. */
+static void victim(struct reap_request *req, pid_t child, bool kill_first, bool blocked)
+{
+	memset(req, 0, sizeof(*req));
+	req->pid = child;
+	req->scope = &machine;
+	req->pidfd = sys_ops_real.pidfd_open(child, 0);
+	assert_true(req->pidfd >= 0 && req->pidfd < BLOCK_FDS);
+	__atomic_store_n(&block_fd[req->pidfd], blocked, __ATOMIC_SEQ_CST);
+	req->kill_usec = now_usec();
+	if (kill_first)
+		assert_int_equal(sys_ops_real.pidfd_send_signal(req->pidfd, SIGKILL, NULL, 0), 0);
+}
+
+static void end_child(pid_t child)
+{
+	kill(child, SIGKILL);
+	waitpid(child, NULL, 0);
+}
+
+static uint64_t msec_since(uint64_t t0)
+{
+	return (now_usec() - t0) / 1000;
+}
+
+/* A blocked call with a pool of one caller: skipped at the deadline, the caller counted lost;
+ * the next victim, with no caller free, only waited for; the caller back serves again. */
+static void test_reap_one_blocked(void **state)
+{
+	static struct reap_callers p;
+	struct reap_request req;
+	struct reap_report rep;
+	pid_t a = idle_child(), d = idle_child(), e = idle_child();
+	uint64_t t0;
+
+	(void)state;
+	assert_int_equal(scope_init_machine(&machine, NULL, sys_page_shift(), scratch), 0);
+	blocking_setup();
+	assert_int_equal(reap_callers_start(&p, 1, 1), 0);
+
+	victim(&req, a, false, true);
+	t0 = now_usec();
+	reap_one(&req, true, &p, scratch, sizeof(scratch), &rep);
+	if (msec_since(t0) < REAP_DEADLINE_MSEC - 10 || msec_since(t0) > REAP_DEADLINE_MSEC + 300)
+		fail_msg("blocked call: reported after %llu ms, want %d",
+			 (unsigned long long)msec_since(t0), REAP_DEADLINE_MSEC);
+	assert_int_equal(rep.result, REAP_SKIPPED);
+	assert_int_equal(rep.err, ETIMEDOUT);
+	assert_int_equal(rep.tries, 1);
+	assert_int_equal(rep.callers, 1);
+	assert_int_equal(reap_callers_lost(&p), 1);
+	assert_int_equal(__atomic_load_n(&blocked_now, __ATOMIC_SEQ_CST), 1);
+
+	victim(&req, d, true, false);
+	t0 = now_usec();
+	reap_one(&req, true, &p, scratch, sizeof(scratch), &rep);
+	assert_true(msec_since(t0) < 300);
+	assert_int_equal(rep.result, REAP_EXITED);
+	assert_int_equal(rep.callers, 0);
+
+	blocking_release(&p);
+	sys = &blocking;
+	victim(&req, e, true, false);
+	reap_one(&req, true, &p, scratch, sizeof(scratch), &rep);
+	sys = &sys_ops_real;
+	assert_int_equal(rep.result, REAP_RELEASED);
+	assert_int_equal(rep.callers, 1);
+	reap_callers_stop(&p);
+	end_child(a);
+	end_child(d);
+	end_child(e);
+}
+
+/* The reaper's next report, waited for up to @msec. */
+static bool wait_report(struct reaper *r, int msec, struct reap_report *ret_report)
+{
+	struct pollfd pfd = {.fd = r->report_rd, .events = POLLIN};
+
+	return poll(&pfd, 1, msec) == 1 && reaper_read_report(r, ret_report) == 1;
+}
+
+/*
+ * The daemon's reaper, its call on victim A blocked: A is reported skipped at the deadline;
+ * B, killed, is released while A's call is still out; reaper_stop() with C's call blocked
+ * returns by C's deadline.
+ */
+static void test_reaper_blocked(void **state)
+{
+	static struct reaper r;
+	struct reap_request req;
+	struct reap_report rep;
+	pid_t a = idle_child(), b = idle_child(), c = idle_child();
+	uint64_t t0;
+
+	(void)state;
+	assert_int_equal(scope_init_machine(&machine, NULL, sys_page_shift(), scratch), 0);
+	blocking_setup();
+	assert_int_equal(reaper_start(&r, true), 0);
+
+	victim(&req, a, false, true);
+	t0 = now_usec();
+	assert_int_equal(reaper_submit(&r, &req), 0);
+	if (!wait_report(&r, REAP_DEADLINE_MSEC + 2000, &rep))
+		fail_msg("blocked call: no report within %d ms", REAP_DEADLINE_MSEC + 2000);
+	if (msec_since(t0) > REAP_DEADLINE_MSEC + 300)
+		fail_msg("blocked call: reported after %llu ms, want %d",
+			 (unsigned long long)msec_since(t0), REAP_DEADLINE_MSEC);
+	assert_int_equal(rep.pid, a);
+	assert_int_equal(rep.result, REAP_SKIPPED);
+	assert_true(__atomic_load_n(&blocked_now, __ATOMIC_SEQ_CST) >= 1);
+
+	victim(&req, b, true, false);
+	t0 = now_usec();
+	assert_int_equal(reaper_submit(&r, &req), 0);
+	if (!wait_report(&r, 1000, &rep))
+		fail_msg("second victim: no report within 1000 ms while the first is blocked");
+	assert_int_equal(rep.pid, b);
+	assert_int_equal(rep.result, REAP_RELEASED);
+	assert_true(rep.callers >= 1);
+	assert_true(msec_since(t0) < 300);
+
+	victim(&req, c, false, true);
+	assert_int_equal(reaper_submit(&r, &req), 0);
+	usleep(100000);
+	t0 = now_usec();
+	reaper_stop(&r);
+	reaper_release(&r);
+	if (msec_since(t0) > REAP_DEADLINE_MSEC + 300)
+		fail_msg("reaper_stop with a call blocked: %llu ms",
+			 (unsigned long long)msec_since(t0));
+	blocking_release(&r.callers);
+	end_child(a);
+	end_child(b);
+	end_child(c);
 }
 
 int main(void)
 {
-	const struct CMUnitTest tests[] = {cmocka_unit_test(test_reap_one),
-					   cmocka_unit_test(test_reap_helpers)};
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_reap_one), cmocka_unit_test(test_reap_team),
+	    cmocka_unit_test(test_reap_one_blocked), cmocka_unit_test(test_reaper_blocked)};
+
+	alarm(60);                   /* a hang is a failure */
+	log_max_prio = LOG_PRIO_ERR; /* quiet: the lost callers' warnings are expected */
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
