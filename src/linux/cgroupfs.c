@@ -8,119 +8,182 @@
 #include "linux/parse.h"
 #include "linux/sys.h"
 
-/* Copies one space-separated mountinfo field, decoding \ooo escapes. Returns the next field. */
-static const char *mountinfo_field(const char *p, char *out, size_t size)
+/* The end of the space-separated mountinfo field at @p, or NULL if it is empty. */
+static const char *field_end(const char *p)
 {
-	size_t len = 0;
+	const char *e = p;
 
-	p = skip_blanks(p);
-	while (*p && *p != ' ' && *p != '\n') {
-		char c = *p++;
-
-		if (c == '\\' && p[0] >= '0' && p[0] <= '3' && p[1] >= '0' && p[1] <= '7' &&
-		    p[2] >= '0' && p[2] <= '7') {
-			c = (char)((p[0] - '0') * 64 + (p[1] - '0') * 8 + (p[2] - '0'));
-			p += 3;
-		}
-		if (out && len + 1 < size)
-			out[len] = c;
-		len++;
-	}
-	if (out) {
-		if (len >= size)
-			return NULL;
-		out[len] = '\0';
-	}
-	return len ? p : NULL;
+	while (*e && *e != ' ' && *e != '\n')
+		e++;
+	return e > p ? e : NULL;
 }
 
-static bool option_listed(const char *opts, const char *want)
+/* The next field of the line after the one at @p, or NULL if there is none. */
+static const char *next_field(const char *p)
 {
-	size_t wlen = strlen(want);
+	const char *e = field_end(p);
 
-	for (const char *p = opts; *p;) {
-		const char *comma = strchr(p, ',');
-		size_t len = comma ? (size_t)(comma - p) : strlen(p);
+	if (!e || *e != ' ')
+		return NULL;
+	while (*e == ' ')
+		e++;
+	return field_end(e) ? e : NULL;
+}
 
-		if (len == wlen && !strncmp(p, want, wlen))
+/* Is the field [@p, @end) exactly @word? */
+static bool field_eq(const char *p, const char *end, const char *word)
+{
+	size_t len = strlen(word);
+
+	return (size_t)(end - p) == len && !strncmp(p, word, len);
+}
+
+/* Is @want one of the comma-separated options in the field [@p, @end)? */
+static bool option_listed(const char *p, const char *end, const char *want)
+{
+	while (p < end) {
+		const char *comma = memchr(p, ',', (size_t)(end - p));
+		const char *e = comma ? comma : end;
+
+		if (field_eq(p, e, want))
 			return true;
-		if (!comma)
-			break;
-		p = comma + 1;
+		p = e + 1;
 	}
 	return false;
 }
 
+/* Decodes the mount point [@p, @end) (\ooo escapes) into @out. false if it does not fit. */
+static bool mount_point(const char *p, const char *end, char *out, size_t size)
+{
+	size_t len = 0;
+
+	while (p < end) {
+		char c = *p++;
+
+		if (c == '\\' && end - p >= 3 && p[0] >= '0' && p[0] <= '3' && p[1] >= '0' &&
+		    p[1] <= '7' && p[2] >= '0' && p[2] <= '7') {
+			c = (char)((p[0] - '0') * 64 + (p[1] - '0') * 8 + (p[2] - '0'));
+			p += 3;
+		}
+		if (len + 1 >= size)
+			return false;
+		out[len++] = c;
+	}
+	out[len] = '\0';
+	return true;
+}
+
+/*
+ * One hierarchy's mount: the first listed wins, except that a mount of the whole hierarchy
+ * (root "/") wins over a bind mount of a subtree listed before it. Several are common (bind
+ * mounts into containers); the first is the oldest, the one the host's init made.
+ */
+static void take_mount(char *dst, bool *dst_whole, const char *mnt, bool whole)
+{
+	if (dst[0] && (*dst_whole || !whole))
+		return;
+	memcpy(dst, mnt, strlen(mnt) + 1);
+	*dst_whole = whole;
+}
+
+/**
+ * parse_mountinfo_buf() - see cgroupfs.h. Fields: 1 id, 2 parent, 3 major:minor, 4 root,
+ * 5 mount point, 6 options, optional fields, "-", fstype, source, super options. Only cgroup
+ * lines are read further than their layout: super options of any length (overlayfs lists
+ * every layer) and fstypes of any name are fine.
+ */
 int parse_mountinfo_buf(const char *buf, struct cgroup_mounts *ret_mounts)
 {
 	struct cgroup_mounts m;
+	bool v1_whole = false, v2_whole = false;
 
 	m.v1_memory[0] = m.v2[0] = '\0';
 	for (const char *line = buf; line && *line; line = next_line(line)) {
-		char mnt[PATH_MAX], fstype[32], opts[512];
-		const char *p = line, *sep;
+		char mnt[PATH_MAX];
+		const char *p = field_end(line) ? line : NULL, *root, *point, *fstype, *opts, *sep,
+			   *nl;
+		bool v1, v2, whole;
 
-		/* 1 id, 2 parent, 3 major:minor, 4 root, 5 mount point, ... " - " fstype src opts
-		 */
-		for (int f = 0; f < 4 && p; f++)
-			p = mountinfo_field(p, NULL, 0);
-		if (!p || !(p = mountinfo_field(p, mnt, sizeof(mnt))))
+		for (int f = 0; f < 3 && p; f++)
+			p = next_field(p);
+		root = p;
+		point = root ? next_field(root) : NULL;
+		if (!point)
 			return -EINVAL;
-		sep = strstr(p, " - ");
-		if (!sep || (strchr(p, '\n') && sep > strchr(p, '\n')))
+		nl = strchr(point, '\n');
+		sep = strstr(point, " - ");
+		if (!sep || (nl && sep > nl))
 			return -EINVAL;
-		p = mountinfo_field(sep + 3, fstype, sizeof(fstype));
-		if (!p || !(p = mountinfo_field(p, NULL, 0)) ||
-		    !mountinfo_field(p, opts, sizeof(opts)))
+		fstype = sep + 3;
+		opts = field_end(fstype) ? next_field(fstype) : NULL; /* the source */
+		opts = opts ? next_field(opts) : NULL;
+		if (!opts)
 			return -EINVAL;
-		if (!strcmp(fstype, "cgroup2") && !m.v2[0])
-			memcpy(m.v2, mnt, sizeof(mnt));
-		else if (!strcmp(fstype, "cgroup") && option_listed(opts, "memory") &&
-			 !m.v1_memory[0])
-			memcpy(m.v1_memory, mnt, sizeof(mnt));
+		v2 = field_eq(fstype, field_end(fstype), "cgroup2");
+		v1 = field_eq(fstype, field_end(fstype), "cgroup") &&
+		     option_listed(opts, field_end(opts), "memory");
+		if (!v1 && !v2)
+			continue;
+		/* a mount point too long to open is no use: skipped */
+		if (!mount_point(point, field_end(point), mnt, sizeof(mnt)))
+			continue;
+		whole = field_eq(root, field_end(root), "/");
+		if (v2)
+			take_mount(m.v2, &v2_whole, mnt, whole);
+		else
+			take_mount(m.v1_memory, &v1_whole, mnt, whole);
 	}
 	*ret_mounts = m;
 	return 0;
 }
 
+/*
+ * v1 and v2 memory.stat: each key once (memory_stat_format() prints each once: a repeat is
+ * rejected). Sizes (KV_GAUGE) below zero read as 0: 3.10-era kernels printed per-cpu sums
+ * caught below zero as 2^64 - x, newer ones clamp them at 0 themselves. Event counters never
+ * go below zero: a wrapped one is -ERANGE, no round is judged on it.
+ */
 #define V1(f) offsetof(struct memcg_v1_stat, f)
 static const struct kv_field v1_local_fields[] = {
-    {"cache", V1(cache_bytes), false},
-    {"rss", V1(rss_bytes), false},
-    {"shmem", V1(shmem_bytes), false},
-    {"inactive_file", V1(inactive_file_bytes), false},
-    {"active_file", V1(active_file_bytes), false},
-    {"inactive_anon", V1(inactive_anon_bytes), false},
-    {"active_anon", V1(active_anon_bytes), false},
-    {"workingset_refault_file", V1(workingset_refault_file), false},
-    {"workingset_refault", V1(workingset_refault_file), false},
-    {"workingset_refault_anon", V1(workingset_refault_anon), false},
-    {"pgpgin", V1(pgpgin), false},
-    {"pgpgout", V1(pgpgout), false},
-    {"pgmajfault", V1(pgmajfault), false},
-    {"dirty", V1(dirty_bytes), false},
-    {"writeback", V1(writeback_bytes), false},
+    {"cache", V1(cache_bytes), KV_GAUGE},
+    {"rss", V1(rss_bytes), KV_GAUGE},
+    {"shmem", V1(shmem_bytes), KV_GAUGE},
+    {"inactive_file", V1(inactive_file_bytes), KV_GAUGE},
+    {"active_file", V1(active_file_bytes), KV_GAUGE},
+    {"inactive_anon", V1(inactive_anon_bytes), KV_GAUGE},
+    {"active_anon", V1(active_anon_bytes), KV_GAUGE},
+    {"workingset_refault_file", V1(workingset_refault_file), 0},
+    {"workingset_refault", V1(workingset_refault_file), 0},
+    {"workingset_refault_anon", V1(workingset_refault_anon), 0},
+    {"pgpgin", V1(pgpgin), 0},
+    {"pgpgout", V1(pgpgout), 0},
+    {"pgmajfault", V1(pgmajfault), 0},
+    {"dirty", V1(dirty_bytes), KV_GAUGE},
+    {"writeback", V1(writeback_bytes), KV_GAUGE},
 };
 static const struct kv_field v1_total_fields[] = {
-    {"total_cache", V1(cache_bytes), false},
-    {"total_rss", V1(rss_bytes), false},
-    {"total_shmem", V1(shmem_bytes), false},
-    {"total_inactive_file", V1(inactive_file_bytes), false},
-    {"total_active_file", V1(active_file_bytes), false},
-    {"total_inactive_anon", V1(inactive_anon_bytes), false},
-    {"total_active_anon", V1(active_anon_bytes), false},
-    {"total_workingset_refault_file", V1(workingset_refault_file), false},
-    {"total_workingset_refault", V1(workingset_refault_file), false},
-    {"total_workingset_refault_anon", V1(workingset_refault_anon), false},
-    {"total_pgpgin", V1(pgpgin), false},
-    {"total_pgpgout", V1(pgpgout), false},
-    {"total_pgmajfault", V1(pgmajfault), false},
-    {"total_dirty", V1(dirty_bytes), false},
-    {"total_writeback", V1(writeback_bytes), false},
+    {"total_cache", V1(cache_bytes), KV_GAUGE},
+    {"total_rss", V1(rss_bytes), KV_GAUGE},
+    {"total_shmem", V1(shmem_bytes), KV_GAUGE},
+    {"total_inactive_file", V1(inactive_file_bytes), KV_GAUGE},
+    {"total_active_file", V1(active_file_bytes), KV_GAUGE},
+    {"total_inactive_anon", V1(inactive_anon_bytes), KV_GAUGE},
+    {"total_active_anon", V1(active_anon_bytes), KV_GAUGE},
+    {"total_workingset_refault_file", V1(workingset_refault_file), 0},
+    {"total_workingset_refault", V1(workingset_refault_file), 0},
+    {"total_workingset_refault_anon", V1(workingset_refault_anon), 0},
+    {"total_pgpgin", V1(pgpgin), 0},
+    {"total_pgpgout", V1(pgpgout), 0},
+    {"total_pgmajfault", V1(pgmajfault), 0},
+    {"total_dirty", V1(dirty_bytes), KV_GAUGE},
+    {"total_writeback", V1(writeback_bytes), KV_GAUGE},
 };
 #undef V1
 
-/* Return: 0, -EINVAL on malformed input, -ENODATA without the LRU counters. */
+/*
+ * Return: 0, -EINVAL on malformed input or a repeated key, -ERANGE for a wrapped counter,
+ * -ENODATA without the LRU counters.
+ */
 int parse_memcg_v1_stat_buf(const char *buf, struct memcg_v1_stat *ret_stat)
 {
 	struct memcg_v1_stat s;
@@ -141,11 +204,12 @@ int parse_memcg_v1_stat_buf(const char *buf, struct memcg_v1_stat *ret_stat)
 	return 0;
 }
 
+/* Each key once (a repeat is rejected); flags and a counter: a wrapped value is -ERANGE. */
 #define OC(f) offsetof(struct memcg_v1_oom_control, f)
 static const struct kv_field oom_control_fields[] = {
-    {"oom_kill_disable", OC(oom_kill_disable), false},
-    {"under_oom", OC(under_oom), false},
-    {"oom_kill", OC(oom_kill), false},
+    {"oom_kill_disable", OC(oom_kill_disable), 0},
+    {"under_oom", OC(under_oom), 0},
+    {"oom_kill", OC(oom_kill), 0},
 };
 #undef OC
 
@@ -164,20 +228,20 @@ int parse_memcg_v1_oom_control_buf(const char *buf, struct memcg_v1_oom_control 
 
 #define V2(f) offsetof(struct memcg_v2_stat, f)
 static const struct kv_field v2_stat_fields[] = {
-    {"anon", V2(anon_bytes), false},
-    {"file", V2(file_bytes), false},
-    {"inactive_file", V2(inactive_file_bytes), false},
-    {"active_file", V2(active_file_bytes), false},
-    {"inactive_anon", V2(inactive_anon_bytes), false},
-    {"active_anon", V2(active_anon_bytes), false},
-    {"file_dirty", V2(file_dirty_bytes), false},
-    {"file_writeback", V2(file_writeback_bytes), false},
-    {"pgscan", V2(pgscan), false},
-    {"pgsteal", V2(pgsteal), false},
-    {"pgmajfault", V2(pgmajfault), false},
-    {"workingset_refault_file", V2(workingset_refault_file), false},
-    {"workingset_refault", V2(workingset_refault_file), false},
-    {"workingset_refault_anon", V2(workingset_refault_anon), false},
+    {"anon", V2(anon_bytes), KV_GAUGE},
+    {"file", V2(file_bytes), KV_GAUGE},
+    {"inactive_file", V2(inactive_file_bytes), KV_GAUGE},
+    {"active_file", V2(active_file_bytes), KV_GAUGE},
+    {"inactive_anon", V2(inactive_anon_bytes), KV_GAUGE},
+    {"active_anon", V2(active_anon_bytes), KV_GAUGE},
+    {"file_dirty", V2(file_dirty_bytes), KV_GAUGE},
+    {"file_writeback", V2(file_writeback_bytes), KV_GAUGE},
+    {"pgscan", V2(pgscan), 0},
+    {"pgsteal", V2(pgsteal), 0},
+    {"pgmajfault", V2(pgmajfault), 0},
+    {"workingset_refault_file", V2(workingset_refault_file), 0},
+    {"workingset_refault", V2(workingset_refault_file), 0},
+    {"workingset_refault_anon", V2(workingset_refault_anon), 0},
 };
 #undef V2
 
@@ -195,11 +259,11 @@ int parse_memcg_v2_stat_buf(const char *buf, struct memcg_v2_stat *ret_stat)
 	return 0;
 }
 
+/* Each key once (a repeat is rejected); event counters: a wrapped one is -ERANGE. */
 #define EV(f) offsetof(struct memcg_v2_events, f)
 static const struct kv_field v2_events_fields[] = {
-    {"low", EV(low), false},           {"high", EV(high), false},
-    {"max", EV(max), false},           {"oom", EV(oom), false},
-    {"oom_kill", EV(oom_kill), false}, {"oom_group_kill", EV(oom_group_kill), false},
+    {"low", EV(low), 0}, {"high", EV(high), 0},         {"max", EV(max), 0},
+    {"oom", EV(oom), 0}, {"oom_kill", EV(oom_kill), 0}, {"oom_group_kill", EV(oom_group_kill), 0},
 };
 #undef EV
 
@@ -226,6 +290,8 @@ int parse_u64_file_buf(const char *buf, uint64_t *ret_value)
 		p += 3;
 	} else if (parse_u64(&p, &v) < 0) {
 		return -EINVAL;
+	} else if (v >= KV_WRAPPED_MIN && v != UINT64_MAX) {
+		return -ERANGE; /* page counters stop at PAGE_COUNTER_MAX, below 2^63 bytes */
 	}
 	if (*p == '\n')
 		p++;

@@ -45,18 +45,27 @@ struct memcg_v2_events {
 
 /*
  * parse_mountinfo_buf() - the v1 memory and the v2 mount points in /proc/self/mountinfo.
- * Octal escapes (\040) in mount points are decoded.
+ * Octal escapes (\040) in mount points are decoded. Several mounts of one hierarchy: the
+ * first listed, unless a later one mounts the whole hierarchy (root "/") and it did not.
  * Return: 0 (either may be ""), -EINVAL on a malformed line.
  */
 int parse_mountinfo_buf(const char *buf, struct cgroup_mounts *ret_mounts);
 
-/* memory.stat of v1; the total_* (hierarchical) counters win over the local ones. */
+/*
+ * memory.stat of v1; the total_* (hierarchical) counters win over the local ones. The parsers
+ * of memory.stat, memory.oom_control and memory.events reject a repeated key and trailing
+ * garbage (-EINVAL) and a wrapped counter (-ERANGE); a wrapped size reads as 0.
+ */
 int parse_memcg_v1_stat_buf(const char *buf, struct memcg_v1_stat *ret_stat);
 int parse_memcg_v1_oom_control_buf(const char *buf, struct memcg_v1_oom_control *ret_oom);
 int parse_memcg_v2_stat_buf(const char *buf, struct memcg_v2_stat *ret_stat);
 int parse_memcg_v2_events_buf(const char *buf, struct memcg_v2_events *ret_events);
 
-/* A single number file; "max" (v2) reads as UINT64_MAX. Return: 0 or -EINVAL. */
+/*
+ * A single number file; "max" (v2) and 18446744073709551615 (v1's "no limit" before 3.19,
+ * RES_COUNTER_MAX) read as UINT64_MAX. Return: 0, -EINVAL (trailing garbage: "12x"), or
+ * -ERANGE for any other value past INT64_MAX (a negative number printed unsigned).
+ */
 int parse_u64_file_buf(const char *buf, uint64_t *ret_value);
 
 /* Readers: @dir is the cgroup's directory (absolute, may carry a fixture root prefix). */

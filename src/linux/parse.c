@@ -19,6 +19,12 @@ const char *next_line(const char *p)
 	return nl && nl[1] ? nl + 1 : NULL;
 }
 
+bool at_line_end(const char *p)
+{
+	p = skip_blanks(p);
+	return *p == '\n' || *p == '\0';
+}
+
 static bool is_word_end(char c)
 {
 	return c == '\0' || c == ' ' || c == '\t' || c == '\n' || c == ':';
@@ -59,6 +65,8 @@ int parse_s64(const char **p, int64_t *ret_value)
 	if (*s == '-' || *s == '+') {
 		neg = *s == '-';
 		s++;
+		if (*s < '0' || *s > '9') /* "- 5" is not -5 */
+			return -EINVAL;
 	}
 	if (parse_u64(&s, &v) < 0 || v > (uint64_t)INT64_MAX)
 		return -EINVAL;
@@ -67,23 +75,61 @@ int parse_s64(const char **p, int64_t *ret_value)
 	return 0;
 }
 
-static bool key_matches(const struct kv_field *f, const char *key, size_t key_len)
+/* The zone names vmstat's per-zone events end in (TEXTS_FOR_ZONES in mm/vmstat.c). */
+static const char *const zone_suffixes[] = {"_dma",  "_dma32",   "_normal",
+					    "_high", "_movable", "_device"};
+#define NR_ZONE_SUFFIXES (sizeof(zone_suffixes) / sizeof(zone_suffixes[0]))
+
+/*
+ * Does @key (@key_len bytes) name field @f? Return: 0 for the key itself, 1 + i for the key
+ * with zone_suffixes[i] (KV_PREFIX only), -1 if not: "pgscan_direct_throttle" counts
+ * throttling, not pages, and is not "pgscan_direct".
+ */
+static int key_match(const struct kv_field *f, const char *key, size_t key_len)
 {
 	size_t len;
 
 	if (f->key[0] != key[0]) /* most lines fail here, before strlen and strncmp */
-		return false;
+		return -1;
 	len = strlen(f->key);
-	if (f->prefix)
-		return key_len >= len && !strncmp(key, f->key, len);
-	return key_len == len && !strncmp(key, f->key, len);
+	if (key_len < len || strncmp(key, f->key, len))
+		return -1;
+	if (key_len == len)
+		return 0;
+	if (!(f->flags & KV_PREFIX))
+		return -1;
+	for (size_t i = 0; i < NR_ZONE_SUFFIXES; i++) {
+		size_t slen = strlen(zone_suffixes[i]);
+
+		if (key_len - len == slen && !strncmp(key + len, zone_suffixes[i], slen))
+			return (int)i + 1;
+	}
+	return -1;
 }
 
-int parse_kv_buf(const char *buf, const struct kv_field *fields, size_t nr_fields, void *base)
+/* The value of a line after its key: a number, an optional "kB", the end of the line. */
+static int kv_value(const char *v, uint64_t *ret_value)
 {
-	uint64_t seen = 0;
+	if (*v == ':')
+		v++;
+	if (parse_u64(&v, ret_value) < 0)
+		return -EINVAL;
+	v = skip_blanks(v);
+	if (v[0] == 'k' && v[1] == 'B')
+		v += 2;
+	return at_line_end(v) ? 0 : -EINVAL;
+}
+
+int parse_kv_buf_mask(const char *buf, const struct kv_field *fields, size_t nr_fields, void *base,
+		      uint64_t *ret_seen)
+{
+	/* Which keys were seen, per field: bit 0 the key, bit 1 + i with zone_suffixes[i]. */
+	uint8_t seen[KV_MAX_FIELDS] = {0};
+	uint64_t mask = 0;
 	int found = 0;
 
+	if (nr_fields > KV_MAX_FIELDS)
+		return -E2BIG;
 	for (size_t i = 0; i < nr_fields; i++)
 		memset((char *)base + fields[i].offset, 0, sizeof(uint64_t));
 	for (const char *line = buf; line && *line; line = next_line(line)) {
@@ -92,22 +138,40 @@ int parse_kv_buf(const char *buf, const struct kv_field *fields, size_t nr_field
 		while (!is_word_end(*end))
 			end++;
 		for (size_t i = 0; i < nr_fields; i++) {
-			const char *v = end;
+			int m = key_match(&fields[i], key, (size_t)(end - key));
 			uint64_t value, *dst;
 
-			if (!key_matches(&fields[i], key, (size_t)(end - key)))
+			if (m < 0)
 				continue;
-			if (*v == ':')
-				v++;
-			if (parse_u64(&v, &value) < 0)
+			if (kv_value(end, &value) < 0)
 				return -EINVAL;
-			dst = (uint64_t *)(void *)((char *)base + fields[i].offset);
-			*dst += value;
-			if (i < 64 && !(seen & (1ull << i))) {
-				seen |= 1ull << i;
-				found++;
+			/* The kernel prints each key once: a repeat is not its file. */
+			if (seen[i] & (1u << m))
+				return -EINVAL;
+			if (value >= KV_WRAPPED_MIN) {
+				if (!(fields[i].flags & KV_GAUGE))
+					return -ERANGE;
+				value = 0; /* a size below zero: none (what newer kernels print) */
 			}
+			dst = (uint64_t *)(void *)((char *)base + fields[i].offset);
+			if (*dst + value >= KV_WRAPPED_MIN) /* a KV_PREFIX sum */
+				return -ERANGE;
+			*dst += value;
+			if (!seen[i]) {
+				found++;
+				if (i < 64)
+					mask |= 1ull << i;
+			}
+			seen[i] |= (uint8_t)(1u << m);
+			break;
 		}
 	}
+	if (ret_seen)
+		*ret_seen = mask;
 	return found;
+}
+
+int parse_kv_buf(const char *buf, const struct kv_field *fields, size_t nr_fields, void *base)
+{
+	return parse_kv_buf_mask(buf, fields, nr_fields, base, NULL);
 }

@@ -49,15 +49,30 @@ static const char *parse_zone_header(const char *p, int *ret_node, char *ret_nam
 	return p + len;
 }
 
-/* The value after "key" (no colon: "high:" in pagesets is another thing). -ENOENT if not key. */
+/* A page count of zoneinfo or buddyinfo: -ERANGE past PROC_ZONE_MAX_PAGES. */
+static int zone_pages(const char **p, uint64_t *ret_value)
+{
+	if (parse_u64(p, ret_value) < 0)
+		return -EINVAL;
+	return *ret_value > PROC_ZONE_MAX_PAGES ? -ERANGE : 0;
+}
+
+/*
+ * The value after "key" (no colon: "high:" in pagesets is another thing), alone on its line.
+ * Return: 0, -ENOENT if not key, -EINVAL on a missing number or trailing garbage, -ERANGE.
+ */
 static int zone_key(const char *p, const char *key, uint64_t *ret_value)
 {
 	size_t len = strlen(key);
+	int r;
 
 	if (strncmp(p, key, len) || (p[len] != ' ' && p[len] != '\t'))
 		return -ENOENT;
 	p += len;
-	return parse_u64(&p, ret_value);
+	r = zone_pages(&p, ret_value);
+	if (r < 0)
+		return r;
+	return at_line_end(p) ? 0 : -EINVAL;
 }
 
 static int parse_protection(const char *p, struct proc_zone *z)
@@ -68,14 +83,15 @@ static int parse_protection(const char *p, struct proc_zone *z)
 	z->nr_protection = 0;
 	for (;;) {
 		uint64_t v;
+		int r = zone_pages(&p, &v);
 
-		if (parse_u64(&p, &v) < 0)
-			return -EINVAL;
+		if (r < 0)
+			return r;
 		if (z->nr_protection < PROC_MAX_PROTECTION)
 			z->protection[z->nr_protection++] = v;
 		p = skip_blanks(p);
 		if (*p == ')')
-			return 0;
+			return at_line_end(p + 1) ? 0 : -EINVAL;
 		if (*p++ != ',')
 			return -EINVAL;
 	}
@@ -84,58 +100,150 @@ static int parse_protection(const char *p, struct proc_zone *z)
 struct zone_key_map {
 	const char *key;
 	size_t offset;
-	bool zone_level_only; /* old per-zone LRU keys: ignore inside "per-node stats" */
+	bool sum; /* 4.4's write_pending: nr_dirty + nr_writeback */
 };
 
-static const struct zone_key_map zone_keys[] = {
-    {"pages free", offsetof(struct proc_zone, free_pages), false},
-    {"min", offsetof(struct proc_zone, min_pages), false},
-    {"low", offsetof(struct proc_zone, low_pages), false},
-    {"high", offsetof(struct proc_zone, high_pages), false},
-    {"managed", offsetof(struct proc_zone, managed_pages), false},
-    {"present", offsetof(struct proc_zone, present_pages), false},
-    {"nr_free_cma", offsetof(struct proc_zone, free_cma_pages), false},
-    {"nr_zone_inactive_file", offsetof(struct proc_zone, inactive_file), false},
-    {"nr_zone_active_file", offsetof(struct proc_zone, active_file), false},
-    {"nr_zone_inactive_anon", offsetof(struct proc_zone, inactive_anon), false},
-    {"nr_zone_active_anon", offsetof(struct proc_zone, active_anon), false},
-    {"nr_zone_write_pending", offsetof(struct proc_zone, write_pending), false},
-    /* Before 4.8 the LRUs were per zone and had no nr_zone_ prefix. */
-    {"nr_inactive_file", offsetof(struct proc_zone, inactive_file), true},
-    {"nr_active_file", offsetof(struct proc_zone, active_file), true},
-    {"nr_inactive_anon", offsetof(struct proc_zone, inactive_anon), true},
-    {"nr_active_anon", offsetof(struct proc_zone, active_anon), true},
-    {"nr_dirty", offsetof(struct proc_zone, write_pending), true},
-    {"nr_writeback", offsetof(struct proc_zone, write_pending), true},
+enum zone_key_index {
+	ZK_FREE,
+	ZK_MIN,
+	ZK_LOW,
+	ZK_HIGH,
+	ZK_MANAGED,
+	ZK_PRESENT,
+	ZK_FREE_CMA,
+	ZK_INACTIVE_FILE,
+	ZK_ACTIVE_FILE,
+	ZK_INACTIVE_ANON,
+	ZK_ACTIVE_ANON,
+	ZK_WRITE_PENDING,
+	ZK_OLD_INACTIVE_FILE,
+	ZK_OLD_ACTIVE_FILE,
+	ZK_OLD_INACTIVE_ANON,
+	ZK_OLD_ACTIVE_ANON,
+	ZK_OLD_DIRTY,
+	ZK_OLD_WRITEBACK,
+	NR_ZONE_KEYS,
+	ZK_PROTECTION = NR_ZONE_KEYS, /* its bit in the per-zone seen mask */
 };
+
+#define PZ(f) offsetof(struct proc_zone, f)
+static const struct zone_key_map zone_keys[NR_ZONE_KEYS] = {
+    [ZK_FREE] = {"pages free", PZ(free_pages), false},
+    [ZK_MIN] = {"min", PZ(min_pages), false},
+    [ZK_LOW] = {"low", PZ(low_pages), false},
+    [ZK_HIGH] = {"high", PZ(high_pages), false},
+    [ZK_MANAGED] = {"managed", PZ(managed_pages), false},
+    [ZK_PRESENT] = {"present", PZ(present_pages), false},
+    [ZK_FREE_CMA] = {"nr_free_cma", PZ(free_cma_pages), false},
+    [ZK_INACTIVE_FILE] = {"nr_zone_inactive_file", PZ(inactive_file), false},
+    [ZK_ACTIVE_FILE] = {"nr_zone_active_file", PZ(active_file), false},
+    [ZK_INACTIVE_ANON] = {"nr_zone_inactive_anon", PZ(inactive_anon), false},
+    [ZK_ACTIVE_ANON] = {"nr_zone_active_anon", PZ(active_anon), false},
+    [ZK_WRITE_PENDING] = {"nr_zone_write_pending", PZ(write_pending), false},
+    /* Before 4.8 the LRUs were per zone and had no nr_zone_ prefix. */
+    [ZK_OLD_INACTIVE_FILE] = {"nr_inactive_file", PZ(inactive_file), false},
+    [ZK_OLD_ACTIVE_FILE] = {"nr_active_file", PZ(active_file), false},
+    [ZK_OLD_INACTIVE_ANON] = {"nr_inactive_anon", PZ(inactive_anon), false},
+    [ZK_OLD_ACTIVE_ANON] = {"nr_active_anon", PZ(active_anon), false},
+    [ZK_OLD_DIRTY] = {"nr_dirty", PZ(write_pending), true},
+    [ZK_OLD_WRITEBACK] = {"nr_writeback", PZ(write_pending), true},
+};
+#undef PZ
+
+/*
+ * Ends zone @z, whose keys in @seen (bit per zone_key_index) were read. Return: false if the
+ * kernel printed it unpopulated (4.12+ list every zone type of every node: present and
+ * managed 0, no pagesets, no buddyinfo line), so that its slot is reused and a host of 4
+ * nodes of 5 zones fits PROC_MAX_ZONES. Sets *@complete for a zone with free and managed.
+ */
+static bool zone_end(const struct proc_zone *z, uint32_t seen, bool *complete)
+{
+	if (!z->present_pages && !z->managed_pages)
+		return false;
+	if ((seen & (1u << ZK_FREE)) && (seen & (1u << ZK_MANAGED)))
+		*complete = true;
+	return true;
+}
+
+/*
+ * Ends the zone being read, @z (NULL before the first), in @zones or @spare: an unpopulated
+ * zone gives its slot back (*@nr); a populated one read into @spare did not fit (-ENOSPC).
+ */
+static int zoneinfo_end(const struct proc_zone *z, const struct proc_zone *spare, uint32_t seen,
+			bool *complete, size_t *nr)
+{
+	if (!z)
+		return 0;
+	if (!zone_end(z, seen, complete)) {
+		if (z != spare)
+			(*nr)--;
+		return 0;
+	}
+	return z == spare ? -ENOSPC : 0;
+}
+
+/* One line inside zone @z (not a header, not pagesets); @seen: its keys read so far. */
+static int zone_line(const char *p, struct proc_zone *z, uint32_t *seen)
+{
+	for (unsigned int k = 0; k < NR_ZONE_KEYS; k++) {
+		uint64_t v, *dst;
+		int r = zone_key(p, zone_keys[k].key, &v);
+
+		if (r == -ENOENT)
+			continue;
+		if (r < 0)
+			return r;
+		/* The kernel prints each key once per zone: a repeat is not its file. */
+		if (*seen & (1u << k))
+			return -EINVAL;
+		*seen |= 1u << k;
+		dst = (uint64_t *)(void *)((char *)z + zone_keys[k].offset);
+		if (zone_keys[k].sum)
+			*dst += v;
+		else
+			*dst = v;
+		return 0;
+	}
+	return 0;
+}
 
 /**
- * parse_zoneinfo_buf() - every zone of /proc/zoneinfo, populated or not, in file order.
+ * parse_zoneinfo_buf() - the populated zones of /proc/zoneinfo, in file order.
  * Understands 4.x (per-zone LRU counters, "scanned") and 4.8+ ("per-node stats" block,
- * nr_zone_* counters) layouts. Values in the per-cpu "pagesets" part are not read.
- * Return: 0, -EINVAL on a malformed header or value, -ENOSPC beyond @max_zones, -ENODATA if
- * no zone has both "pages free" and "managed".
+ * nr_zone_* counters) layouts. Values in the per-cpu "pagesets" part are not read. A zone
+ * with present and managed 0 is left out (4.12+ print them; 4.4 did not).
+ * Return: 0, -EINVAL on a malformed header or value, a key or a zone listed twice, -ERANGE
+ * for a page count past PROC_ZONE_MAX_PAGES, -ENOSPC beyond @max_zones, -ENODATA if no zone
+ * has both "pages free" and "managed".
  */
 int parse_zoneinfo_buf(const char *buf, struct proc_zone *zones, size_t max_zones,
 		       size_t *ret_nr_zones)
 {
-	struct proc_zone *z = NULL;
-	bool in_node_stats = false, in_pagesets = false, has_free = false, complete = false;
+	struct proc_zone *z = NULL, spare; /* spare: a zone past @max_zones, may be empty */
+	bool in_node_stats = false, in_pagesets = false, complete = false;
+	uint32_t seen = 0;
 	size_t nr = 0;
+	int r;
 
 	for (const char *line = buf; line && *line; line = next_line(line)) {
-		const char *p = skip_blanks(line);
-		uint64_t v;
+		const char *p = skip_blanks(line), *end;
 
 		if (!strncmp(p, "Node", 4)) {
-			if (nr >= max_zones)
-				return -ENOSPC;
-			z = &zones[nr++];
+			r = zoneinfo_end(z, &spare, seen, &complete, &nr);
+			if (r < 0)
+				return r;
+			z = nr < max_zones ? &zones[nr++] : &spare;
 			memset(z, 0, sizeof(*z));
-			if (!parse_zone_header(p, &z->node, z->name, sizeof(z->name)))
+			end = parse_zone_header(p, &z->node, z->name, sizeof(z->name));
+			if (!end || !at_line_end(end))
 				return -EINVAL;
+			for (size_t i = 0; i < nr; i++)
+				if (&zones[i] != z && zones[i].node == z->node &&
+				    !strcmp(zones[i].name, z->name))
+					return -EINVAL; /* each zone once */
 			z->type = zone_type_of(z->name);
-			in_node_stats = in_pagesets = has_free = false;
+			in_node_stats = in_pagesets = false;
+			seen = 0;
 			continue;
 		}
 		if (p == line) /* only zone headers start at column 0 */
@@ -151,41 +259,32 @@ int parse_zoneinfo_buf(const char *buf, struct proc_zone *zones, size_t max_zone
 			continue;
 		}
 		if (!strncmp(p, "protection:", 11)) {
-			if (parse_protection(p, z) < 0)
+			if (seen & (1u << ZK_PROTECTION))
 				return -EINVAL;
+			seen |= 1u << ZK_PROTECTION;
+			r = parse_protection(p, z);
+			if (r < 0)
+				return r;
 			continue;
 		}
 		if (!strncmp(p, "pages free", 10))
 			in_node_stats = false;
 		if (in_node_stats)
 			continue;
-		for (size_t k = 0; k < sizeof(zone_keys) / sizeof(zone_keys[0]); k++) {
-			int r = zone_key(p, zone_keys[k].key, &v);
-			uint64_t *dst;
-
-			if (r == -ENOENT)
-				continue;
-			if (r < 0)
-				return -EINVAL;
-			dst = (uint64_t *)(void *)((char *)z + zone_keys[k].offset);
-			if (zone_keys[k].offset == offsetof(struct proc_zone, write_pending) &&
-			    zone_keys[k].zone_level_only)
-				*dst += v;
-			else
-				*dst = v;
-			if (k == 0)
-				has_free = true;
-			if (!strcmp(zone_keys[k].key, "managed") && has_free)
-				complete = true;
-			break;
-		}
+		r = zone_line(p, z, &seen);
+		if (r < 0)
+			return r;
 	}
+	r = zoneinfo_end(z, &spare, seen, &complete, &nr);
+	if (r < 0)
+		return r;
 	if (!complete)
 		return -ENODATA;
 	*ret_nr_zones = nr;
 	return 0;
 }
 
+/* Return: how many of @zones got their line, -EINVAL on a malformed or repeated line, -ERANGE. */
 int parse_buddyinfo_buf(const char *buf, struct proc_zone *zones, size_t nr_zones)
 {
 	int matched = 0;
@@ -203,15 +302,19 @@ int parse_buddyinfo_buf(const char *buf, struct proc_zone *zones, size_t nr_zone
 				z = &zones[i];
 		if (!z)
 			continue;
+		if (z->has_buddy) /* the kernel prints each zone once */
+			return -EINVAL;
 		memset(z->nr_free, 0, sizeof(z->nr_free));
 		for (unsigned int o = 0;; o++) {
 			uint64_t v;
+			int r;
 
 			p = skip_blanks(p);
 			if (*p == '\n' || *p == '\0')
 				break;
-			if (parse_u64(&p, &v) < 0)
-				return -EINVAL;
+			r = zone_pages(&p, &v);
+			if (r < 0)
+				return r;
 			if (o < MAX_ORDER)
 				z->nr_free[o] = v;
 		}
@@ -221,27 +324,35 @@ int parse_buddyinfo_buf(const char *buf, struct proc_zone *zones, size_t nr_zone
 	return matched;
 }
 
+/*
+ * Each key once (parse_kv_buf() rejects a repeat); counters: a wrapped one is -ERANGE.
+ * KV_PREFIX adds 4.4's per-zone keys (pgscan_kswapd_normal), not pgscan_direct_throttle.
+ */
 #define VM(f) offsetof(struct proc_vmstat, f)
 static const struct kv_field vmstat_fields[] = {
-    {"pgscan_kswapd", VM(pgscan), true},
-    {"pgscan_direct", VM(pgscan), true},
-    {"pgscan_khugepaged", VM(pgscan), true},
-    {"pgsteal_kswapd", VM(pgsteal), true},
-    {"pgsteal_direct", VM(pgsteal), true},
-    {"pgsteal_khugepaged", VM(pgsteal), true},
-    {"allocstall", VM(allocstall), true},
-    {"workingset_refault_file", VM(workingset_refault_file), false},
-    {"workingset_refault", VM(workingset_refault_file), false},
-    {"workingset_refault_anon", VM(workingset_refault_anon), false},
-    {"workingset_activate_file", VM(workingset_activate_file), false},
-    {"workingset_activate", VM(workingset_activate_file), false},
-    {"workingset_restore_file", VM(workingset_restore_file), false},
-    {"pgmajfault", VM(pgmajfault), false},
-    {"oom_kill", VM(oom_kill), false},
+    {"pgscan_kswapd", VM(pgscan), KV_PREFIX},
+    {"pgscan_direct", VM(pgscan), KV_PREFIX},
+    {"pgscan_khugepaged", VM(pgscan), KV_PREFIX},
+    {"pgsteal_kswapd", VM(pgsteal), KV_PREFIX},
+    {"pgsteal_direct", VM(pgsteal), KV_PREFIX},
+    {"pgsteal_khugepaged", VM(pgsteal), KV_PREFIX},
+    {"allocstall", VM(allocstall), KV_PREFIX},
+    {"workingset_refault_file", VM(workingset_refault_file), 0},
+    {"workingset_refault", VM(workingset_refault_file), 0},
+    {"workingset_refault_anon", VM(workingset_refault_anon), 0},
+    {"workingset_activate_file", VM(workingset_activate_file), 0},
+    {"workingset_activate", VM(workingset_activate_file), 0},
+    {"workingset_restore_file", VM(workingset_restore_file), 0},
+    {"pgmajfault", VM(pgmajfault), 0},
+    {"oom_kill", VM(oom_kill), 0},
 };
 #undef VM
 
-/* Return: 0, -EINVAL on malformed input, -ENODATA without pgscan/pgsteal counters. */
+/*
+ * Return: 0, -EINVAL on malformed input or a repeated key, -ERANGE for a wrapped counter
+ * (all_vm_events() and node_page_state() never go below zero: not the kernel's file),
+ * -ENODATA without pgscan/pgsteal counters.
+ */
 int parse_vmstat_buf(const char *buf, struct proc_vmstat *ret_vmstat)
 {
 	struct proc_vmstat v;
@@ -256,30 +367,63 @@ int parse_vmstat_buf(const char *buf, struct proc_vmstat *ret_vmstat)
 	return 0;
 }
 
+/* Each key once: a repeat is rejected (meminfo_proc_show() prints each once). */
+enum meminfo_key { MI_TOTAL, MI_FREE, MI_AVAILABLE, MI_SWAP_TOTAL, MI_SWAP_FREE };
+
 #define MI(f) offsetof(struct proc_meminfo, f)
 static const struct kv_field meminfo_fields[] = {
-    {"MemTotal", MI(mem_total_kib), false},         {"MemFree", MI(mem_free_kib), false},
-    {"MemAvailable", MI(mem_available_kib), false}, {"SwapTotal", MI(swap_total_kib), false},
-    {"SwapFree", MI(swap_free_kib), false},
+    [MI_TOTAL] = {"MemTotal", MI(mem_total_kib), 0},
+    [MI_FREE] = {"MemFree", MI(mem_free_kib), KV_GAUGE},
+    [MI_AVAILABLE] = {"MemAvailable", MI(mem_available_kib), KV_GAUGE},
+    [MI_SWAP_TOTAL] = {"SwapTotal", MI(swap_total_kib), KV_GAUGE},
+    [MI_SWAP_FREE] = {"SwapFree", MI(swap_free_kib), KV_GAUGE},
 };
 #undef MI
 
-/* Return: 0, -EINVAL on malformed input, -ENODATA without MemTotal and MemFree. */
+/* A size past PROC_MEMINFO_MAX_KIB is a negative one printed unsigned: none. */
+static uint64_t meminfo_size(uint64_t kib)
+{
+	return kib > PROC_MEMINFO_MAX_KIB ? 0 : kib;
+}
+
+/**
+ * parse_meminfo_buf() - MemTotal, MemFree, MemAvailable, SwapTotal and SwapFree, made
+ * consistent: a wrapped size (lxcfs' SwapFree near 2^64) reads as 0; MemFree and MemAvailable
+ * are clamped to MemTotal and SwapFree to SwapTotal (lxcfs has printed MemAvailable above
+ * MemTotal); without MemAvailable (before 3.14) it is MemFree, what is surely available.
+ * Return: 0, -EINVAL on malformed input or a repeated key, -ERANGE for a MemTotal past
+ * PROC_MEMINFO_MAX_KIB, -ENODATA without MemTotal (or with 0) or MemFree.
+ */
 int parse_meminfo_buf(const char *buf, struct proc_meminfo *ret_meminfo)
 {
 	struct proc_meminfo m;
-	int n = parse_kv_buf(buf, meminfo_fields,
-			     sizeof(meminfo_fields) / sizeof(meminfo_fields[0]), &m);
+	uint64_t seen;
+	int n = parse_kv_buf_mask(buf, meminfo_fields,
+				  sizeof(meminfo_fields) / sizeof(meminfo_fields[0]), &m, &seen);
 
 	if (n < 0)
 		return n;
-	if (!m.mem_total_kib)
+	if (!(seen & (1u << MI_FREE)) || !m.mem_total_kib)
 		return -ENODATA;
+	if (m.mem_total_kib > PROC_MEMINFO_MAX_KIB)
+		return -ERANGE;
+	m.mem_free_kib = meminfo_size(m.mem_free_kib);
+	m.mem_available_kib = meminfo_size(m.mem_available_kib);
+	m.swap_total_kib = meminfo_size(m.swap_total_kib);
+	m.swap_free_kib = meminfo_size(m.swap_free_kib);
+	if (m.mem_free_kib > m.mem_total_kib)
+		m.mem_free_kib = m.mem_total_kib;
+	if (!(seen & (1u << MI_AVAILABLE)))
+		m.mem_available_kib = m.mem_free_kib;
+	if (m.mem_available_kib > m.mem_total_kib)
+		m.mem_available_kib = m.mem_total_kib;
+	if (m.swap_free_kib > m.swap_total_kib)
+		m.swap_free_kib = m.swap_total_kib;
 	*ret_meminfo = m;
 	return 0;
 }
 
-/* "avg10=1.23": hundredths. */
+/* "avg10=1.23": hundredths, at most 100.00 (psi.c clamps each sample to its period). */
 static int parse_avg(const char **p, const char *key, uint64_t *ret_value)
 {
 	const char *s = skip_blanks(*p);
@@ -289,7 +433,7 @@ static int parse_avg(const char **p, const char *key, uint64_t *ret_value)
 	if (strncmp(s, key, len) || s[len] != '=')
 		return -EINVAL;
 	s += len + 1;
-	if (parse_u64(&s, &whole) < 0)
+	if (parse_u64(&s, &whole) < 0 || whole > 100)
 		return -EINVAL;
 	if (*s == '.') {
 		const char *f = ++s;
@@ -297,6 +441,8 @@ static int parse_avg(const char **p, const char *key, uint64_t *ret_value)
 		if (parse_u64(&s, &frac) < 0 || s - f != 2)
 			return -EINVAL;
 	}
+	if (whole * 100 + frac > PSI_AVG_MAX)
+		return -EINVAL;
 	*p = s;
 	*ret_value = whole * 100 + frac;
 	return 0;
@@ -313,13 +459,18 @@ static int parse_psi_line(const char *p, struct psi_line *ret_line)
 	if (strncmp(p, "total=", 6))
 		return -EINVAL;
 	p += 6;
-	if (parse_u64(&p, &l.total_usec) < 0)
+	if (parse_u64(&p, &l.total_usec) < 0 || !at_line_end(p))
 		return -EINVAL;
+	if (l.total_usec >= KV_WRAPPED_MIN) /* 292 000 years of stall */
+		return -ERANGE;
 	*ret_line = l;
 	return 0;
 }
 
-/* Return: 0, -EINVAL on malformed input, -ENODATA without a "some" line. */
+/*
+ * Return: 0, -EINVAL on malformed input or a line listed twice (psi_show() prints "some" and
+ * "full" once each), -ERANGE for a wrapped total, -ENODATA without a "some" line.
+ */
 int parse_psi_buf(const char *buf, struct psi_stats *ret_psi)
 {
 	struct psi_stats s;
@@ -327,17 +478,20 @@ int parse_psi_buf(const char *buf, struct psi_stats *ret_psi)
 
 	memset(&s, 0, sizeof(s));
 	for (const char *line = buf; line && *line; line = next_line(line)) {
-		if (!strncmp(line, "some ", 5)) {
-			if (parse_psi_line(line + 5, &s.some) < 0)
-				return -EINVAL;
-			has_some = true;
-		} else if (!strncmp(line, "full ", 5)) {
-			if (parse_psi_line(line + 5, &s.full) < 0)
-				return -EINVAL;
-			s.has_full = true;
-		} else {
+		bool some = !strncmp(line, "some ", 5);
+		int r;
+
+		if (!some && strncmp(line, "full ", 5))
 			return -EINVAL;
-		}
+		if (some ? has_some : s.has_full)
+			return -EINVAL;
+		r = parse_psi_line(line + 5, some ? &s.some : &s.full);
+		if (r < 0)
+			return r;
+		if (some)
+			has_some = true;
+		else
+			s.has_full = true;
 	}
 	if (!has_some)
 		return -ENODATA;
@@ -345,9 +499,18 @@ int parse_psi_buf(const char *buf, struct psi_stats *ret_psi)
 	return 0;
 }
 
+/* A signed field of /proc/PID/stat, ended by a blank or the end of the line ("1-2" is not 1). */
+static int stat_field(const char **p, int64_t *ret_value)
+{
+	if (parse_s64(p, ret_value) < 0)
+		return -EINVAL;
+	return **p == ' ' || **p == '\n' || **p == '\0' ? 0 : -EINVAL;
+}
+
 /**
  * parse_pid_stat_buf() - /proc/PID/stat. The name may hold spaces and ')': it ends at the
- * last ')'. Return: 0 or -EINVAL.
+ * last ')'. Return: 0, or -EINVAL (also for a pid, ppid, flags or start time out of range:
+ * the kernel prints them unsigned or as pid_t).
  */
 int parse_pid_stat_buf(const char *buf, struct pid_stat *ret_stat)
 {
@@ -375,53 +538,68 @@ int parse_pid_stat_buf(const char *buf, struct pid_stat *ret_stat)
 	st.state = *p++;
 	/* Fields 4 .. 24; 3 was the state. Some are signed (tty_nr, priority, nice, cutime). */
 	for (int field = 4; field <= 24; field++) {
-		if (parse_s64(&p, &s) < 0)
+		if (stat_field(&p, &s) < 0)
 			return -EINVAL;
-		if (field == 4)
+		if (field == 4) {
+			if (s < 0 || s > INT32_MAX)
+				return -EINVAL;
 			st.ppid = (int)s;
-		else if (field == 9)
+		} else if (field == 9) {
+			if (s < 0 || s > UINT32_MAX)
+				return -EINVAL;
 			st.flags = (unsigned int)s;
-		else if (field == 22)
+		} else if (field == 22) {
+			if (s < 0)
+				return -EINVAL;
 			st.start_time = (unsigned long long)s;
-		else if (field == 24)
-			st.rss_pages = s < 0 ? 0 : (uint64_t)s;
+		} else if (field == 24) {
+			st.rss_pages = s < 0 ? 0 : (uint64_t)s; /* get_mm_rss() is signed */
+		}
 	}
 	*ret_stat = st;
 	return 0;
 }
 
-#define ST(f) offsetof(struct pid_status, f)
+/* Each key once (a repeat is rejected); sizes in KiB: a wrapped one reads as 0. */
+struct pid_status_values {
+	uint64_t rss_kib, swap_kib, pte_kib, kthread;
+};
+
+enum status_key { ST_RSS, ST_SWAP, ST_PTE, ST_KTHREAD, NR_STATUS_KEYS };
+
+#define ST(f) offsetof(struct pid_status_values, f)
 static const struct kv_field status_fields[] = {
-    {"VmRSS", ST(rss_kib), false},
-    {"VmSwap", ST(swap_kib), false},
-    {"VmPTE", ST(pte_kib), false},
+    [ST_RSS] = {"VmRSS", ST(rss_kib), KV_GAUGE},
+    [ST_SWAP] = {"VmSwap", ST(swap_kib), KV_GAUGE},
+    [ST_PTE] = {"VmPTE", ST(pte_kib), KV_GAUGE},
+    [ST_KTHREAD] = {"Kthread", ST(kthread), 0},
 };
 #undef ST
 
-/* Return: 0 or -EINVAL. A kernel thread has no Vm* lines: has_vm false, counts 0. */
+/*
+ * Return: 0 or -EINVAL (also for a repeated key or a Kthread other than 0/1). A kernel thread
+ * has no Vm* lines: has_vm false, counts 0.
+ */
 int parse_pid_status_buf(const char *buf, struct pid_status *ret_status)
 {
+	struct pid_status_values v;
 	struct pid_status st;
-	const char *k;
+	uint64_t seen;
 	int n;
 
-	memset(&st, 0, sizeof(st));
-	n = parse_kv_buf(buf, status_fields, 3, &st);
-	if (n < 0)
-		return n;
 	if (strncmp(buf, "Name:", 5))
 		return -EINVAL;
-	st.has_vm = strstr(buf, "\nVmRSS:") != NULL;
-	st.kthread = -1;
-	k = strstr(buf, "\nKthread:");
-	if (k) {
-		uint64_t v;
-
-		k += strlen("\nKthread:");
-		if (parse_u64(&k, &v) < 0 || v > 1)
-			return -EINVAL;
-		st.kthread = (int)v;
-	}
+	n = parse_kv_buf_mask(buf, status_fields, NR_STATUS_KEYS, &v, &seen);
+	if (n < 0)
+		return n == -ERANGE ? -EINVAL : n;
+	if (v.kthread > 1)
+		return -EINVAL;
+	memset(&st, 0, sizeof(st));
+	st.rss_kib = meminfo_size(v.rss_kib);
+	st.swap_kib = meminfo_size(v.swap_kib);
+	st.pte_kib = meminfo_size(v.pte_kib);
+	st.has_vm = seen & (1u << ST_RSS);
+	st.kthread = seen & (1u << ST_KTHREAD) ? (int)v.kthread : -1;
 	*ret_status = st;
 	return 0;
 }
@@ -433,8 +611,7 @@ int parse_oom_score_adj_buf(const char *buf, int *ret_adj)
 
 	if (parse_s64(&p, &v) < 0 || v < -1000 || v > 1000)
 		return -EINVAL;
-	p = skip_blanks(p);
-	if (*p && *p != '\n')
+	if (!at_line_end(p))
 		return -EINVAL;
 	*ret_adj = (int)v;
 	return 0;
@@ -457,18 +634,17 @@ static bool has_controller(const char *list, size_t len, const char *controller)
 
 int parse_pid_cgroup_buf(const char *buf, const char *controller, char *ret_path, size_t size)
 {
+	/* Each hierarchy is listed once (proc_cgroup_show()): the first match is the one. */
 	for (const char *line = buf; line && *line; line = next_line(line)) {
-		const char *c1 = strchr(line, ':'), *c2, *end;
+		const char *end = strchr(line, '\n'), *c1, *c2;
 		size_t len;
 
-		if (!c1)
-			return -EINVAL;
-		c2 = strchr(c1 + 1, ':');
-		if (!c2)
-			return -EINVAL;
-		end = strchr(c2, '\n');
 		if (!end)
-			end = c2 + strlen(c2);
+			end = line + strlen(line);
+		c1 = memchr(line, ':', (size_t)(end - line));
+		c2 = c1 ? memchr(c1 + 1, ':', (size_t)(end - c1 - 1)) : NULL;
+		if (!c2) /* "ID:controllers:path", both colons on this line */
+			return -EINVAL;
 		if (controller ? !has_controller(c1 + 1, (size_t)(c2 - c1 - 1), controller)
 			       : (c2 != c1 + 1 || strncmp(line, "0:", 2)))
 			continue;

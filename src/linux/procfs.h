@@ -16,6 +16,22 @@
 #define PROC_MAX_PROTECTION 8
 
 /*
+ * PROC_ZONE_MAX_PAGES - no zoneinfo or buddyinfo count is larger: 2^40 pages of 4 KiB are
+ * 2^52 bytes, the widest physical address space of any architecture Linux runs on. Larger
+ * is not the kernel's file (-ERANGE); below it, pages times the page size fit in 64 bits.
+ */
+#define PROC_ZONE_MAX_PAGES (1ull << 40)
+
+/*
+ * PROC_MEMINFO_MAX_KIB - the largest size in KiB whose bytes fit in 63 bits. A larger one is
+ * a negative count printed unsigned (lxcfs' SwapFree near 2^64 in containers).
+ */
+#define PROC_MEMINFO_MAX_KIB ((uint64_t)INT64_MAX / 1024)
+
+/* PSI_AVG_MAX - a PSI average in hundredths of a percent: at most 100.00. */
+#define PSI_AVG_MAX 10000
+
+/*
  * struct proc_zone - one populated zone of /proc/zoneinfo (+ buddyinfo), in pages.
  * @node, @name:      "Node 0, zone Normal"
  * @type:             the zone type the policy knows, or -1 (Movable, Device)
@@ -51,7 +67,10 @@ struct proc_vmstat {
 	uint64_t oom_kill;
 };
 
-/* struct proc_meminfo - the /proc/meminfo lines oomguard uses, in KiB. */
+/*
+ * struct proc_meminfo - the /proc/meminfo lines oomguard uses, in KiB, consistent:
+ * mem_free_kib and mem_available_kib <= mem_total_kib, swap_free_kib <= swap_total_kib.
+ */
 struct proc_meminfo {
 	uint64_t mem_total_kib;
 	uint64_t mem_free_kib;

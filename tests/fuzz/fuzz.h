@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* Shared by the libFuzzer harnesses, one per parser of kernel text: the input handed over as
+ * the readers hand a file (a copy ending in NUL, as sys_read_file() leaves it) and a check of
+ * each parser's promises that aborts, so that a broken promise is a crash the fuzzer keeps. */
+#ifndef OOMGUARD_FUZZ_H
+#define OOMGUARD_FUZZ_H
+
+#include <errno.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* FUZZ_WRAPPED_MIN - no counter the parsers return reaches it (parse.h: KV_WRAPPED_MIN). */
+#define FUZZ_WRAPPED_MIN ((uint64_t)INT64_MAX + 1)
+
+#define FUZZ_CHECK(cond)                                                                           \
+	do {                                                                                       \
+		if (!(cond)) {                                                                     \
+			fprintf(stderr, "%s:%d: broken promise: %s\n", __FILE__, __LINE__, #cond); \
+			abort();                                                                   \
+		}                                                                                  \
+	} while (0)
+
+/* The input as a NUL-terminated buffer of its own (ASan sees any read past the NUL). */
+static inline char *fuzz_buf(const uint8_t *data, size_t size)
+{
+	char *b = malloc(size + 1);
+
+	if (!b)
+		abort();
+	memcpy(b, data, size);
+	b[size] = '\0';
+	return b;
+}
+
+/* Is @s NUL-terminated within @size bytes? */
+static inline int fuzz_terminated(const char *s, size_t size)
+{
+	return memchr(s, '\0', size) != NULL;
+}
+
+#endif
