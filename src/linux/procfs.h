@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* /proc parsers (pure, on buffers) and thin readers that take a root directory, so that tests
- * can point them at a fixture tree: zoneinfo, buddyinfo, vmstat, meminfo, pressure/memory and
- * the per-process stat, status, oom_score_adj and cgroup files. */
+ * can point them at a fixture tree: vmstat, meminfo, pressure/memory and the per-process stat,
+ * status, oom_score_adj and cgroup files (zoneinfo and buddyinfo: zoneinfo.h). */
 #ifndef OOMGUARD_LINUX_PROCFS_H
 #define OOMGUARD_LINUX_PROCFS_H
 
@@ -10,17 +10,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "policy/zone.h"
-
-#define PROC_MAX_ZONES      16
-#define PROC_MAX_PROTECTION 8
-
-/*
- * PROC_ZONE_MAX_PAGES - no zoneinfo or buddyinfo count is larger: 2^40 pages of 4 KiB are
- * 2^52 bytes, the widest physical address space of any architecture Linux runs on. Larger
- * is not the kernel's file (-ERANGE); below it, pages times the page size fit in 64 bits.
- */
-#define PROC_ZONE_MAX_PAGES (1ull << 40)
+#include "linux/zoneinfo.h"
 
 /*
  * PROC_MEMINFO_MAX_KIB - the largest size in KiB whose bytes fit in 63 bits. A larger one is
@@ -30,29 +20,6 @@
 
 /* PSI_AVG_MAX - a PSI average in hundredths of a percent: at most 100.00. */
 #define PSI_AVG_MAX 10000
-
-/*
- * struct proc_zone - one populated zone of /proc/zoneinfo (+ buddyinfo), in pages.
- * @node, @name:      "Node 0, zone Normal"
- * @type:             the zone type the policy knows, or -1 (Movable, Device)
- * @protection:       lowmem_reserve per zone type ("protection: (0, 2920, ...)")
- * @reclaim_*:        LRU sizes (nr_zone_* in 4.8+; nr_* at zone level before)
- * @write_pending:    nr_zone_write_pending (4.8+), else nr_dirty + nr_writeback
- * @nr_free:          free blocks per order from buddyinfo (@has_buddy set when found)
- */
-struct proc_zone {
-	int node;
-	char name[16];
-	int type;
-	uint64_t free_pages, min_pages, low_pages, high_pages, managed_pages, present_pages;
-	uint64_t protection[PROC_MAX_PROTECTION];
-	unsigned int nr_protection;
-	uint64_t free_cma_pages;
-	uint64_t inactive_file, active_file, inactive_anon, active_anon;
-	uint64_t write_pending;
-	uint64_t nr_free[MAX_ORDER];
-	bool has_buddy;
-};
 
 /* struct proc_vmstat - cumulative counters of /proc/vmstat; prefixed keys are summed. */
 struct proc_vmstat {
@@ -112,10 +79,6 @@ struct pid_status {
 	int kthread; /* "Kthread:" line (6.x): 0/1, -1 when absent */
 };
 
-int parse_zoneinfo_buf(const char *buf, struct proc_zone *zones, size_t max_zones,
-		       size_t *ret_nr_zones);
-/* Fills nr_free[] of the matching zones; zones missing from @buf keep has_buddy false. */
-int parse_buddyinfo_buf(const char *buf, struct proc_zone *zones, size_t nr_zones);
 int parse_vmstat_buf(const char *buf, struct proc_vmstat *ret_vmstat);
 int parse_meminfo_buf(const char *buf, struct proc_meminfo *ret_meminfo);
 int parse_psi_buf(const char *buf, struct psi_stats *ret_psi);
@@ -130,8 +93,6 @@ int parse_oom_score_adj_buf(const char *buf, int *ret_adj);
 int parse_pid_cgroup_buf(const char *buf, const char *controller, char *ret_path, size_t size);
 
 /* Readers: read @root + the /proc path into @buf (scratch of @size bytes) and parse it. */
-int read_zoneinfo(const char *root, char *buf, size_t size, struct proc_zone *zones,
-		  size_t max_zones, size_t *ret_nr_zones);
 int read_vmstat(const char *root, char *buf, size_t size, struct proc_vmstat *ret_vmstat);
 int read_meminfo(const char *root, char *buf, size_t size, struct proc_meminfo *ret_meminfo);
 int read_psi(const char *root, const char *path, char *buf, size_t size, struct psi_stats *ret_psi);
