@@ -92,49 +92,75 @@ static void take_mount(char *dst, bool *dst_whole, const char *mnt, bool whole)
  * lines are read further than their layout: super options of any length (overlayfs lists
  * every layer) and fstypes of any name are fine.
  */
+/* What a walk of mountinfo keeps: the mounts so far, and whether each is of the whole tree. */
+struct mountinfo_walk {
+	struct cgroup_mounts m;
+	bool v1_whole, v2_whole;
+	size_t line_max; /* reading by lines: a line this long was cut (skipped); 0: whole buffer */
+	int err;
+};
+
+/* One line of mountinfo (it may run on past a newline: only its first line is read). */
+static int mountinfo_line(const char *line, struct mountinfo_walk *w)
+{
+	char mnt[PATH_MAX];
+	const char *p = field_end(line) ? line : NULL, *root, *point, *fstype, *opts, *sep, *nl;
+	bool v1, v2, whole;
+
+	for (int f = 0; f < 3 && p; f++)
+		p = next_field(p);
+	root = p;
+	point = root ? next_field(root) : NULL;
+	if (!point)
+		return -EINVAL;
+	nl = strchr(point, '\n');
+	sep = strstr(point, " - ");
+	if (!sep || (nl && sep > nl))
+		return -EINVAL;
+	fstype = sep + 3;
+	opts = field_end(fstype) ? next_field(fstype) : NULL; /* the source */
+	opts = opts ? next_field(opts) : NULL;
+	if (!opts)
+		return -EINVAL;
+	v2 = field_eq(fstype, field_end(fstype), "cgroup2");
+	v1 = field_eq(fstype, field_end(fstype), "cgroup") &&
+	     option_listed(opts, field_end(opts), "memory");
+	if (!v1 && !v2)
+		return 0;
+	/* a mount point too long to open is no use: skipped */
+	if (!mount_point(point, field_end(point), mnt, sizeof(mnt)))
+		return 0;
+	whole = field_eq(root, field_end(root), "/");
+	if (v2)
+		take_mount(w->m.v2, &w->v2_whole, mnt, whole);
+	else
+		take_mount(w->m.v1_memory, &w->v1_whole, mnt, whole);
+	return 0;
+}
+
 int parse_mountinfo_buf(const char *buf, struct cgroup_mounts *ret_mounts)
 {
-	struct cgroup_mounts m;
-	bool v1_whole = false, v2_whole = false;
+	struct mountinfo_walk w = {0};
 
-	m.v1_memory[0] = m.v2[0] = '\0';
 	for (const char *line = buf; line && *line; line = next_line(line)) {
-		char mnt[PATH_MAX];
-		const char *p = field_end(line) ? line : NULL, *root, *point, *fstype, *opts, *sep,
-			   *nl;
-		bool v1, v2, whole;
+		int r = mountinfo_line(line, &w);
 
-		for (int f = 0; f < 3 && p; f++)
-			p = next_field(p);
-		root = p;
-		point = root ? next_field(root) : NULL;
-		if (!point)
-			return -EINVAL;
-		nl = strchr(point, '\n');
-		sep = strstr(point, " - ");
-		if (!sep || (nl && sep > nl))
-			return -EINVAL;
-		fstype = sep + 3;
-		opts = field_end(fstype) ? next_field(fstype) : NULL; /* the source */
-		opts = opts ? next_field(opts) : NULL;
-		if (!opts)
-			return -EINVAL;
-		v2 = field_eq(fstype, field_end(fstype), "cgroup2");
-		v1 = field_eq(fstype, field_end(fstype), "cgroup") &&
-		     option_listed(opts, field_end(opts), "memory");
-		if (!v1 && !v2)
-			continue;
-		/* a mount point too long to open is no use: skipped */
-		if (!mount_point(point, field_end(point), mnt, sizeof(mnt)))
-			continue;
-		whole = field_eq(root, field_end(root), "/");
-		if (v2)
-			take_mount(m.v2, &v2_whole, mnt, whole);
-		else
-			take_mount(m.v1_memory, &v1_whole, mnt, whole);
+		if (r < 0)
+			return r;
 	}
-	*ret_mounts = m;
+	*ret_mounts = w.m;
 	return 0;
+}
+
+static bool mountinfo_line_cb(char *text, void *ctx)
+{
+	struct mountinfo_walk *w = ctx;
+
+	/* A line the buffer cut (kilobytes of overlay options) is no cgroup mount: skipped. */
+	if (!*text || strlen(text) >= w->line_max)
+		return true;
+	w->err = mountinfo_line(text, w);
+	return w->err == 0;
 }
 
 /*
@@ -303,9 +329,16 @@ int parse_u64_file_buf(const char *buf, uint64_t *ret_value)
 
 int read_mountinfo(const char *root, char *buf, size_t size, struct cgroup_mounts *ret_mounts)
 {
-	ssize_t n = sys_read_file(root, "/proc/self/mountinfo", buf, size);
+	/* Read line by line: a container host's table runs to hundreds of KiB. */
+	struct mountinfo_walk w = {.line_max = size - 1};
+	ssize_t n = sys_read_lines(root, "/proc/self/mountinfo", buf, size, mountinfo_line_cb, &w);
 
-	return n < 0 ? (int)n : parse_mountinfo_buf(buf, ret_mounts);
+	if (n < 0)
+		return (int)n;
+	if (w.err < 0)
+		return w.err;
+	*ret_mounts = w.m;
+	return 0;
 }
 
 static ssize_t read_in(const char *dir, const char *file, char *buf, size_t size)

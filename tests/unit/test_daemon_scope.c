@@ -441,6 +441,49 @@ static void test_v1_group_many_tasks(void **state)
 }
 
 /*
+ * A container host's mount table: thousands of overlay mounts with kilobytes of options each
+ * (well past the 64 KiB scratch), the cgroup mounts last. Read line by line, the v1 memory and
+ * v2 mounts are found (a whole-file read failed with E2BIG, and start-up with it).
+ */
+static void test_mountinfo_large_host(void **state)
+{
+	char root[] = "/tmp/oomguard-test-mounts-XXXXXX", path[300], lower[3000];
+	struct cgroup_mounts m;
+	FILE *f;
+	size_t n = 0;
+
+	(void)state;
+	assert_non_null(mkdtemp(root));
+	snprintf(path, sizeof(path), "%s/proc", root);
+	assert_int_equal(mkdir(path, 0755), 0);
+	snprintf(path, sizeof(path), "%s/proc/self", root);
+	assert_int_equal(mkdir(path, 0755), 0);
+	snprintf(path, sizeof(path), "%s/proc/self/mountinfo", root);
+	for (int l = 0; l < 40; l++) /* lowerdir of 40 layers, about 2.7 KiB */
+		n += (size_t)snprintf(
+		    lower + n, sizeof(lower) - n,
+		    "%s/var/lib/docker/overlay2/l/LAYER%04dABCDEFGHIJKLMNOPQRSTUVWXYZ012345",
+		    l ? ":" : "", l);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	for (int i = 0; i < 2000; i++)
+		fprintf(f,
+			"%d 30 0:%d / /var/lib/docker/overlay2/%d/merged rw,relatime shared:%d - "
+			"overlay overlay rw,lowerdir=%s,upperdir=/u/%d,workdir=/w/%d\n",
+			100 + i, 60 + i, i, i, lower, i, i);
+	fprintf(f, "40 30 0:36 / /sys/fs/cgroup/memory rw,nosuid,nodev,noexec,relatime shared:17 - "
+		   "cgroup cgroup rw,memory\n");
+	fprintf(f, "41 30 0:27 / /sys/fs/cgroup/unified rw,nosuid,nodev,noexec,relatime shared:9 - "
+		   "cgroup2 cgroup2 rw\n");
+	fclose(f);
+	assert_int_equal(read_mountinfo(root, scratch, sizeof(scratch), &m), 0);
+	assert_string_equal(m.v1_memory, "/sys/fs/cgroup/memory");
+	assert_string_equal(m.v2, "/sys/fs/cgroup/unified");
+	snprintf(path, sizeof(path), "rm -rf %s", root);
+	assert_int_equal(system(path), 0);
+}
+
+/*
  * A pid a kernel thread held, taken by a process: listed as the process, whatever the listing
  * before saw (a kernel thread's flag was trusted without reading, so a memory hog under a
  * recycled kernel-thread pid was never a candidate). Kernel threads take no slot.
@@ -578,6 +621,7 @@ int main(void)
 	    cmocka_unit_test(test_machine_tasks),
 	    cmocka_unit_test(test_kthread_pid_reused),
 	    cmocka_unit_test(test_v1_group_many_tasks),
+	    cmocka_unit_test(test_mountinfo_large_host),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
