@@ -35,11 +35,20 @@ static void json_escape(const char *in, char *out, size_t size)
 static void print_scope(const struct scope *s, FILE *out, bool json, bool last)
 {
 	const struct zone_snapshot *z = &s->cur.zones[0];
-	const char *verdict = s->absent ? "absent" : !s->decided ? "unknown" : s->oom ? "oom" : "retry";
+	const char *verdict = s->absent     ? "absent"
+			      : s->read_err ? "unreadable"
+			      : !s->decided ? "unknown"
+			      : s->oom      ? "oom"
+					    : "retry";
 
 	if (s->absent && !json) {
 		fprintf(out, "%s (%s)\n  does not exist: the daemon waits for it\n", s->name,
 			scope_kind_name(s->kind));
+		return;
+	}
+	if (s->read_err && !json) {
+		fprintf(out, "%s (%s)\n  cannot be read (%s): not watched\n", s->name,
+			scope_kind_name(s->kind), strerror(-s->read_err));
 		return;
 	}
 
@@ -89,6 +98,7 @@ static void print_scope(const struct scope *s, FILE *out, bool json, bool last)
 /* Each scope read twice, one interval apart, then decided and printed. */
 static int status(struct daemon *d, FILE *out, bool json)
 {
+	bool unreadable = false;
 	struct timespec ts = {0, (long)d->cfg.interval_msec * 1000000L};
 	char err[512];
 	int r;
@@ -103,11 +113,11 @@ static int status(struct daemon *d, FILE *out, bool json)
 			if (d->scopes[i].absent)
 				continue;
 			r = scope_acquire(&d->scopes[i], d->scratch, now_usec());
-			if (r < 0) {
+			if (r < 0 && !d->scopes[i].read_err)
 				fprintf(stderr, "oomguard status: cannot read %s: %s\n",
 					d->scopes[i].name, strerror(-r));
-				return EXIT_RUNTIME;
-			}
+			if (r < 0)
+				d->scopes[i].read_err = r;
 		}
 		if (!pass)
 			nanosleep(&ts, NULL);
@@ -115,8 +125,10 @@ static int status(struct daemon *d, FILE *out, bool json)
 	if (json)
 		fprintf(out, "{\n  \"scopes\": [\n");
 	for (size_t i = 0; i < d->nr_scopes; i++) {
-		if (!d->scopes[i].absent)
+		if (!d->scopes[i].absent && !d->scopes[i].read_err)
 			scope_decide(&d->scopes[i], &d->cfg);
+		if (d->scopes[i].read_err)
+			unreadable = true;
 		print_scope(&d->scopes[i], out, json, i + 1 == d->nr_scopes);
 	}
 	if (json)
@@ -124,7 +136,7 @@ static int status(struct daemon *d, FILE *out, bool json)
 	for (size_t i = 0; i < d->nr_scopes; i++)
 		scope_close(&d->scopes[i]);
 	config_release(&d->cfg);
-	return 0;
+	return unreadable ? EXIT_RUNTIME : 0; /* every scope shown, the unreadable ones said */
 }
 
 int cmd_status(int argc, char **argv)

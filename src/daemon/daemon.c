@@ -42,6 +42,12 @@ int daemon_setup_scopes(struct daemon *d, char *err, size_t errsize)
 			snprintf(err, errsize, "cannot read /proc/meminfo: %s", strerror(-r));
 			return r;
 		}
+		r = scope_size_zones(&d->scopes[0], d->scratch);
+		if (r < 0) {
+			snprintf(err, errsize, "cannot size the machine's zones: %s", strerror(-r));
+			scope_close(&d->scopes[0]);
+			return r;
+		}
 		d->scopes[0].reserve_permille = c->reserve_permille;
 		d->nr_scopes = 1;
 	}
@@ -159,11 +165,16 @@ void daemon_round(struct daemon *d)
 			s->absent = true;
 			continue;
 		}
-		if (r < 0) {
-			if (d->rounds % 100 == 1)
-				log_errno(r, "cannot read scope=%s", s->name);
-			continue;
+		if (r != s->read_err) { /* said each time it changes, not each round */
+			if (r < 0)
+				log_msg(LOG_PRIO_ERR, "cannot read scope=%s: %s: it is not watched",
+					s->name, sys_errno_name(r));
+			else
+				log_msg(LOG_PRIO_NOTICE, "scope=%s is readable again", s->name);
+			s->read_err = r;
 		}
+		if (r < 0)
+			continue;
 		scope_decide(s, &d->cfg);
 		if (log_max_prio >= LOG_PRIO_DEBUG && s->round.is_round)
 			log_decision(s, LOG_PRIO_DEBUG, s->oom ? "round, oom" : "round, retry");

@@ -26,13 +26,6 @@ void event_state_init(struct event_state *ev)
 	ev->machine_efd = ev->psi_fd = ev->lru_gen_fd = ev->v1_fd = -1;
 }
 
-static int join(char *out, size_t size, const char *a, const char *b)
-{
-	int n = snprintf(out, size, "%s%s", a ? a : "", b);
-
-	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
-}
-
 int scope_v1_eventfd(const char *dir, const char *file, const char *args)
 {
 	char path[CONFIG_PATH_MAX + 32], line[64];
@@ -41,7 +34,7 @@ int scope_v1_eventfd(const char *dir, const char *file, const char *args)
 	efd = sys->eventfd(0, EFD_NONBLOCK);
 	if (efd < 0)
 		return efd;
-	if (join(path, sizeof(path), dir, file) < 0) {
+	if (sys_join_path(path, sizeof(path), dir, file) < 0) {
 		sys->close(efd);
 		return -ENAMETOOLONG;
 	}
@@ -51,7 +44,7 @@ int scope_v1_eventfd(const char *dir, const char *file, const char *args)
 		return ofd;
 	}
 	snprintf(line, sizeof(line), "%d %d%s", efd, ofd, args);
-	r = join(path, sizeof(path), dir, "/cgroup.event_control");
+	r = sys_join_path(path, sizeof(path), dir, "/cgroup.event_control");
 	if (!r)
 		r = sys_write_file(NULL, path, line);
 	sys->close(ofd);
@@ -92,7 +85,7 @@ int scope_watch_events(struct scope *s)
 
 	if (s->kind != SCOPE_CGROUP_V2)
 		return 0;
-	if (join(path, sizeof(path), s->dir, "/memory.events") < 0)
+	if (sys_join_path(path, sizeof(path), s->dir, "/memory.events") < 0)
 		return -ENAMETOOLONG;
 	fd = sys_open_path(NULL, path, O_RDONLY);
 	if (fd < 0)

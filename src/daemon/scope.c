@@ -6,21 +6,16 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "linux/sys.h"
 
-static int join(char *out, size_t size, const char *a, const char *b)
-{
-	int n = snprintf(out, size, "%s%s", a ? a : "", b);
-
-	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
-}
-
-/* The zones of the machine as zoneinfo lists them; buddyinfo adds their free lists. */
+/* The zones of the machine as zoneinfo lists them (@max of room); buddyinfo adds their free
+ * lists. */
 struct machine_zone_list {
-	struct proc_zone pz[PROC_MAX_ZONES];
-	size_t nr;
+	struct proc_zone *pz;
+	size_t max, nr;
 };
 
 /* The parsers behind one signature, for the tables below. */
@@ -30,7 +25,7 @@ static int parse_zoneinfo(const char *buf, void *ret)
 {
 	struct machine_zone_list *z = ret;
 
-	return parse_zoneinfo_buf(buf, z->pz, PROC_MAX_ZONES, &z->nr);
+	return parse_zoneinfo_buf(buf, z->pz, z->max, &z->nr);
 }
 
 static int parse_buddyinfo(const char *buf, void *ret)
@@ -140,15 +135,20 @@ static int scope_load(struct scope *s, unsigned int f, char *scratch, void *ret)
 	const struct scope_file *sf = &scope_files[s->kind][f];
 	char full[CONFIG_PATH_MAX + 64];
 	const char *root = s->root, *path = sf->path;
+	size_t size = SCOPE_SCRATCH_SIZE;
 	ssize_t n;
 
 	if (s->kind != SCOPE_MACHINE) {
-		if (join(full, sizeof(full), s->dir, sf->path) < 0)
+		if (sys_join_path(full, sizeof(full), s->dir, sf->path) < 0)
 			return -ENAMETOOLONG;
 		root = NULL;
 		path = full;
 	}
-	n = sys_read_kept(&s->fds[f], root, path, scratch, SCOPE_SCRATCH_SIZE, !sf->records);
+	if (s->zone_text && (f == MACHINE_ZONEINFO || f == MACHINE_BUDDYINFO)) {
+		scratch = s->zone_text; /* a host whose zoneinfo outgrows the scratch */
+		size = s->zone_text_size;
+	}
+	n = sys_read_kept(&s->fds[f], root, path, scratch, size, !sf->records);
 	return n < 0 ? (int)n : sf->parse(scratch, ret);
 }
 
@@ -182,6 +182,25 @@ int scope_init_machine(struct scope *s, const char *root, unsigned int page_shif
 	return 0;
 }
 
+int scope_size_zones(struct scope *s, char *scratch)
+{
+	size_t bytes, zones;
+	int r = zoneinfo_measure(s->root, scratch, SCOPE_SCRATCH_SIZE, &bytes, &zones);
+
+	if (r < 0)
+		return r;
+	/* Twice what is there now: CPUs and memory come online. */
+	if (2 * bytes > SCOPE_SCRATCH_SIZE) {
+		s->zone_text_size = 2 * bytes;
+		s->zone_text = malloc(s->zone_text_size);
+	}
+	if (zones > PROC_MAX_ZONES) {
+		s->max_zones = 2 * zones;
+		s->zones = calloc(s->max_zones, sizeof(*s->zones));
+	}
+	return (s->zone_text_size && !s->zone_text) || (s->max_zones && !s->zones) ? -ENOMEM : 0;
+}
+
 static bool under(const char *path, const char *mnt)
 {
 	size_t len = strlen(mnt);
@@ -204,7 +223,7 @@ static bool v2_has_memory(const char *root, const char *mnt)
 {
 	char path[CONFIG_PATH_MAX + 32], buf[256];
 
-	if (join(path, sizeof(path), mnt, "/cgroup.subtree_control") < 0 ||
+	if (sys_join_path(path, sizeof(path), mnt, "/cgroup.subtree_control") < 0 ||
 	    sys_read_file(root, path, buf, sizeof(buf)) < 0)
 		return false;
 	for (const char *p = strstr(buf, "memory"); p; p = strstr(p + 1, "memory"))
@@ -226,7 +245,7 @@ int scope_init_cgroup(struct scope *s, const char *root, const char *path,
 		return r;
 	}
 	snprintf(s->name, sizeof(s->name), "%s", path);
-	if (join(s->dir, sizeof(s->dir), root, path) < 0) {
+	if (sys_join_path(s->dir, sizeof(s->dir), root, path) < 0) {
 		snprintf(err, errsize, "%s: path too long", path);
 		return -ENAMETOOLONG;
 	}
@@ -279,49 +298,14 @@ void scope_close(struct scope *s)
 		sys->close(s->cand.pidfd);
 	s->cand.pidfd = -1;
 	s->woken = false;
+	free(s->zone_text);
+	free(s->zones);
+	s->zone_text = NULL;
+	s->zones = NULL;
 	for (int i = 0; i < SCOPE_MAX_FILES; i++) {
 		if (s->fds[i] >= 0)
 			sys->close(s->fds[i]);
 		s->fds[i] = -1;
-	}
-}
-
-/* The zonelist of the machine, highest zone first, as the allocator walks it. */
-static void machine_zones(struct scope_snapshot *snap, const struct proc_zone *pz, size_t nr,
-			  bool swap_free)
-{
-	snap->nr_zones = 0;
-	for (int type = ZONE_NORMAL; type >= ZONE_DMA; type--) {
-		for (size_t i = 0; i < nr; i++) {
-			const struct proc_zone *p = &pz[i];
-			struct zone_snapshot *z;
-
-			if (p->type != type || !p->managed_pages || snap->nr_zones >= MAX_NR_ZONES)
-				continue;
-			z = &snap->zones[snap->nr_zones++];
-			memset(z, 0, sizeof(*z));
-			z->idx = (enum zone_type)type;
-			z->managed_pages = p->managed_pages;
-			z->watermark[WMARK_MIN] = p->min_pages;
-			z->watermark[WMARK_LOW] = p->low_pages;
-			z->watermark[WMARK_HIGH] = p->high_pages;
-			for (unsigned int k = 0; k < MAX_NR_ZONES && k < p->nr_protection; k++)
-				z->lowmem_reserve[k] = p->protection[k];
-			z->free_pages = p->free_pages;
-			z->free_cma_pages = p->free_cma_pages;
-			for (unsigned int o = 0; o < MAX_ORDER; o++) {
-				z->nr_free[o] = p->nr_free[o];
-				/* buddyinfo has no migratetypes: a non-empty order is usable. */
-				if (p->nr_free[o])
-					z->free_list_mask[o] = (1u << MIGRATE_UNMOVABLE) |
-							       (1u << MIGRATE_MOVABLE) |
-							       (1u << MIGRATE_RECLAIMABLE);
-			}
-			z->reclaimable_pages = p->inactive_file + p->active_file;
-			if (swap_free)
-				z->reclaimable_pages += p->inactive_anon + p->active_anon;
-			z->write_pending = p->write_pending;
-		}
 	}
 }
 
@@ -353,7 +337,9 @@ static void read_all(struct scope *s)
 static int acquire_machine(struct scope *s, char *scratch, struct scope_snapshot *snap,
 			   const struct round_gate *gate)
 {
-	struct machine_zone_list zl;
+	struct proc_zone pz[PROC_MAX_ZONES];
+	struct machine_zone_list zl = {s->zones ? s->zones : pz,
+				       s->zones ? s->max_zones : PROC_MAX_ZONES, 0};
 	struct proc_vmstat vm;
 	struct proc_meminfo mi;
 	struct psi_stats psi;
@@ -389,7 +375,7 @@ static int acquire_machine(struct scope *s, char *scratch, struct scope_snapshot
 		r = scope_load(s, MACHINE_BUDDYINFO, scratch, &zl);
 	if (r < 0)
 		return r;
-	machine_zones(snap, zl.pz, zl.nr, snap->swap_free);
+	scope_machine_zones(snap, zl.pz, zl.nr, snap->swap_free);
 	snap->file_bytes = snap->anon_bytes = 0;
 	for (size_t i = 0; i < zl.nr; i++) {
 		snap->file_bytes +=
@@ -546,8 +532,10 @@ int scope_acquire_gated(struct scope *s, char *scratch, uint64_t now_usec,
 		r = acquire_v2(s, scratch, &snap, gate);
 		break;
 	}
-	if (r < 0)
+	if (r < 0) {
+		s->full_age = SCOPE_FULL_READ_ROUNDS; /* what a failed read left is no base to skip on */
 		return r;
+	}
 	if (s->cur.time_usec) {
 		s->prev = s->cur;
 		s->has_prev = true;

@@ -144,6 +144,14 @@ struct scope {
 	struct candidate cand;
 	bool kill_pending;
 	bool absent; /* a cgroup that does not exist (yet, or any more): waited for */
+	int read_err; /* the last acquire's error (0: read): logged when it changes */
+	/* machine: where zoneinfo and buddyinfo are read and parsed when the host's outgrow the
+	 * scratch or PROC_MAX_ZONES (sized at scope_init_machine(), freed at scope_close());
+	 * NULL on most hosts */
+	char *zone_text;
+	size_t zone_text_size;
+	struct proc_zone *zones;
+	size_t max_zones;
 };
 
 /* "machine", "cgroup-v1" or "cgroup-v2". */
@@ -151,6 +159,14 @@ const char *scope_kind_name(enum scope_kind kind);
 
 /* The machine scope, with pages of 1 << @page_shift bytes. Return: 0 or -errno. */
 int scope_init_machine(struct scope *s, const char *root, unsigned int page_shift, char *scratch);
+
+/*
+ * scope_size_zones() - the machine scope's room for zoneinfo and its zones, from this host's:
+ * the scratch and PROC_MAX_ZONES serve most hosts; a larger one (hundreds of CPUs, several
+ * nodes) gets buffers of twice its present size, allocated now, at set-up. Return: 0, -ENOMEM,
+ * or -errno when zoneinfo cannot be read.
+ */
+int scope_size_zones(struct scope *s, char *scratch);
 
 /*
  * scope_init_cgroup() - a memory cgroup given by its path. v1 or v2 is read from the mount
@@ -211,6 +227,11 @@ void scope_push_history(struct scope *s);
  * seed's rule when it was a round. Sets s->oom when the rule says OOM. Pure: reads only @s and @c.
  */
 void scope_decide(struct scope *s, const struct config *c);
+
+/* scope_machine_zones() - the machine's zonelist from zoneinfo's @nr zones @pz, highest zone
+ * first, as the allocator walks it (at most MAX_NR_ZONES). */
+void scope_machine_zones(struct scope_snapshot *snap, const struct proc_zone *pz, size_t nr,
+			 bool swap_free);
 
 /*
  * scope_cgroup_zone() - a memory cgroup as one zone for the seed's rule: size = limit, free =

@@ -230,6 +230,13 @@ ssize_t sys_read_lines(const char *root, const char *path, char *buf, size_t siz
 	return ret < 0 ? ret : cut;
 }
 
+int sys_join_path(char *out, size_t size, const char *a, const char *b)
+{
+	int n = snprintf(out, size, "%s%s", a ? a : "", b);
+
+	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
+}
+
 unsigned int sys_page_shift(void)
 {
 	long bytes = sysconf(_SC_PAGESIZE);

@@ -79,6 +79,9 @@ ssize_t sys_read_lines(const char *root, const char *path, char *buf, size_t siz
  */
 int sys_write_file(const char *root, const char *path, const char *str);
 
+/* sys_join_path() - @a (NULL: none) then @b into @out. Return: 0 or -ENAMETOOLONG. */
+int sys_join_path(char *out, size_t size, const char *a, const char *b);
+
 /* sys_open_path() - open @root/@path with @flags. Return: fd or -errno. */
 int sys_open_path(const char *root, const char *path, int flags);
 

@@ -346,3 +346,29 @@ int read_zoneinfo(const char *root, char *buf, size_t size, struct proc_zone *zo
 	return 0;
 }
 
+
+struct zoneinfo_size {
+	size_t bytes, zones;
+};
+
+static bool count_zone_line(char *text, void *ctx)
+{
+	struct zoneinfo_size *z = ctx;
+
+	z->bytes += strlen(text) + 1;
+	z->zones += !strncmp(text, "Node ", 5);
+	return true;
+}
+
+int zoneinfo_measure(const char *root, char *buf, size_t size, size_t *ret_bytes,
+		     size_t *ret_zones)
+{
+	struct zoneinfo_size z = {0, 0};
+	ssize_t n = sys_read_lines(root, "/proc/zoneinfo", buf, size, count_zone_line, &z);
+
+	if (n < 0)
+		return (int)n;
+	*ret_bytes = z.bytes;
+	*ret_zones = z.zones;
+	return 0;
+}

@@ -53,4 +53,13 @@ int parse_buddyinfo_buf(const char *buf, struct proc_zone *zones, size_t nr_zone
 int read_zoneinfo(const char *root, char *buf, size_t size, struct proc_zone *zones,
 		  size_t max_zones, size_t *ret_nr_zones);
 
+/*
+ * zoneinfo_measure() - how large @root/proc/zoneinfo is here (*@ret_bytes) and how many zones
+ * it lists (*@ret_zones, populated or not), read line by line through @buf: what a reader of
+ * the whole file needs, on a host of any size (the per-CPU pagesets of 256 CPUs on 4 nodes make
+ * it 280 KiB). Return: 0 or -errno.
+ */
+int zoneinfo_measure(const char *root, char *buf, size_t size, size_t *ret_bytes,
+		     size_t *ret_zones);
+
 #endif

@@ -441,6 +441,54 @@ static void test_v1_group_many_tasks(void **state)
 }
 
 /*
+ * Large hosts, generated (tests/fuzz/gen_corpus.sh): 4 nodes x 5 zones with 256 CPUs of
+ * pagesets (a zoneinfo of 280 KiB, past the 64 KiB scratch) and 8 nodes with 17 populated
+ * zones (past PROC_MAX_ZONES). Unsized, the machine scope cannot read them (E2BIG, ENOSPC:
+ * it never read again while the service looked healthy); sized from the host at set-up, it
+ * reads the zonelist, highest zone first.
+ */
+static void test_machine_large_hosts(void **state)
+{
+	static const char *const hosts[][2] = {
+	    {"gen-6x-4nodes-5zones-256cpus", "gen-6x-4nodes-5zones"},
+	    {"gen-6x-8nodes-movable-17-populated", "gen-6x-8nodes-movable"},
+	};
+	char root[] = "/tmp/oomguard-test-hosts-XXXXXX", cmd[1200];
+	struct scope s;
+
+	(void)state;
+	assert_non_null(mkdtemp(root));
+	snprintf(
+	    cmd, sizeof(cmd),
+	    "cp -r tests/fixtures/k6.18/proc %s/ && sh tests/fuzz/gen_corpus.sh %s/gen >/dev/null",
+	    root, root);
+	assert_int_equal(system(cmd), 0);
+	for (size_t i = 0; i < sizeof(hosts) / sizeof(hosts[0]); i++) {
+		snprintf(cmd, sizeof(cmd),
+			 "cp %s/gen/zoneinfo/%s %s/proc/zoneinfo && cp %s/gen/buddyinfo/%s "
+			 "%s/proc/buddyinfo",
+			 root, hosts[i][0], root, root, hosts[i][1], root);
+		assert_int_equal(system(cmd), 0);
+		assert_int_equal(scope_init_machine(&s, root, FIXTURE_PAGE_SHIFT, scratch), 0);
+		if (scope_acquire(&s, scratch, 1000) == 0)
+			fail_msg("%s: read without sizing", hosts[i][0]);
+		scope_close(&s);
+		assert_int_equal(scope_init_machine(&s, root, FIXTURE_PAGE_SHIFT, scratch), 0);
+		assert_int_equal(scope_size_zones(&s, scratch), 0);
+		if (scope_acquire(&s, scratch, 1000) != 0)
+			fail_msg("%s: not read once sized", hosts[i][0]);
+		assert_int_equal(s.cur.nr_zones, MAX_NR_ZONES);
+		assert_int_equal(s.cur.zones[0].idx, ZONE_NORMAL);
+		assert_true(s.cur.zones[0].managed_pages > 0);
+		assert_true(s.cur.file_bytes > 0);
+		scope_close(&s);
+		assert_null(s.zone_text);
+	}
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
+	assert_int_equal(system(cmd), 0);
+}
+
+/*
  * A container host's mount table: thousands of overlay mounts with kilobytes of options each
  * (well past the 64 KiB scratch), the cgroup mounts last. Read line by line, the v1 memory and
  * v2 mounts are found (a whole-file read failed with E2BIG, and start-up with it).
@@ -622,6 +670,7 @@ int main(void)
 	    cmocka_unit_test(test_kthread_pid_reused),
 	    cmocka_unit_test(test_v1_group_many_tasks),
 	    cmocka_unit_test(test_mountinfo_large_host),
+	    cmocka_unit_test(test_machine_large_hosts),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

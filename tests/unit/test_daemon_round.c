@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* A scope that cannot be read is loud: the round says so when it happens (not once per 100
+ * rounds), reads it in full again every round (a quiet round skipped it on what the failed read
+ * left), and says when it is readable again. On a copy of the 6.18 fixture whose zoneinfo is
+ * broken, then mended. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "daemon/daemon.h"
+#include "daemon/log.h"
+#include "daemon/options.h"
+
+static struct daemon d;
+static char logged[8192];
+static size_t logged_len;
+
+static ssize_t capture(int fd, const void *buf, size_t len)
+{
+	(void)fd;
+	if (logged_len + len < sizeof(logged)) {
+		memcpy(logged + logged_len, buf, len);
+		logged_len += len;
+		logged[logged_len] = '\0';
+	}
+	return (ssize_t)len;
+}
+
+static int count(const char *what)
+{
+	int n = 0;
+
+	for (const char *p = logged; (p = strstr(p, what)); p++)
+		n++;
+	return n;
+}
+
+static void test_unreadable_scope_is_loud(void **state)
+{
+	char root[] = "/tmp/oomguard-test-round-XXXXXX", cmd[400], err[256];
+	char *argv[] = {"run", "--machine", "--root", root, NULL};
+
+	(void)state;
+	assert_non_null(mkdtemp(root));
+	snprintf(cmd, sizeof(cmd), "cp -r tests/fixtures/k6.18/proc %s/", root);
+	assert_int_equal(system(cmd), 0);
+	log_set_write(capture);
+	log_max_prio = LOG_PRIO_NOTICE;
+	daemon_init(&d, 4, argv);
+	assert_int_equal(options_parse(&d.cfg, 4, argv, err, sizeof(err)), 0);
+	assert_int_equal(daemon_setup_scopes(&d, err, sizeof(err)), 0);
+	daemon_round(&d);
+	assert_int_equal(d.scopes[0].read_err, 0);
+	snprintf(cmd, sizeof(cmd), "printf 'Node 0, zone   Normal\\n  pages free     12abc\\n' > %s/proc/zoneinfo", root);
+	assert_int_equal(system(cmd), 0);
+	d.scopes[0].full_age = SCOPE_FULL_READ_ROUNDS; /* the next round reads every file */
+	for (int i = 0; i < 5; i++) {
+		daemon_round(&d);
+		assert_true(d.scopes[0].read_err < 0); /* a failed read is read again, not skipped */
+	}
+	assert_true(d.scopes[0].read_err < 0);
+	assert_int_equal(count("cannot read scope=machine"), 1); /* at once, and once */
+	snprintf(cmd, sizeof(cmd), "cp tests/fixtures/k6.18/proc/zoneinfo %s/proc/", root);
+	assert_int_equal(system(cmd), 0);
+	daemon_round(&d);
+	assert_int_equal(d.scopes[0].read_err, 0);
+	assert_int_equal(count("scope=machine is readable again"), 1);
+	daemon_teardown(&d);
+	log_set_write(NULL);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
+	assert_int_equal(system(cmd), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {cmocka_unit_test(test_unreadable_scope_is_loud)};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
