@@ -141,7 +141,9 @@ static int start(struct daemon *d)
 	r = daemon_setup_scopes(d, err, sizeof(err));
 	if (r < 0) {
 		log_msg(LOG_PRIO_ERR, "%s", err);
-		return EXIT_CONFIG;
+		/* A path that is no memory cgroup is the configuration's fault; a file of the
+		 * kernel that cannot be read is the machine's, which a restart may see mended. */
+		return r == -ENOTDIR || r == -ENAMETOOLONG ? EXIT_CONFIG : EXIT_RUNTIME;
 	}
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal; /* no SA_RESTART: epoll_wait() returns EINTR at once */

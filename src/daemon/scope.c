@@ -239,11 +239,10 @@ int scope_init_cgroup(struct scope *s, const char *root, const char *path,
 	uint64_t v;
 	int r;
 
-	r = scope_init_machine(s, root, page_shift, scratch);
-	if (r < 0) {
-		snprintf(err, errsize, "cannot read meminfo");
-		return r;
-	}
+	/* A group needs meminfo only to bound a limit above the machine: a container's that
+	 * reads MemTotal 0 (or none) leaves the limit as the group's own files give it. */
+	if (scope_init_machine(s, root, page_shift, scratch) < 0)
+		s->mem_total_bytes = 0;
 	snprintf(s->name, sizeof(s->name), "%s", path);
 	if (sys_join_path(s->dir, sizeof(s->dir), root, path) < 0) {
 		snprintf(err, errsize, "%s: path too long", path);
@@ -445,7 +444,7 @@ static int acquire_v1(struct scope *s, char *scratch, struct scope_snapshot *sna
 		r = scope_load(s, V1_STAT, scratch, &st);
 	if (r < 0)
 		return r;
-	if (snap->limit_bytes > s->mem_total_bytes)
+	if (s->mem_total_bytes && snap->limit_bytes > s->mem_total_bytes)
 		snap->limit_bytes = s->mem_total_bytes;
 	snap->file_bytes = st.inactive_file_bytes + st.active_file_bytes;
 	snap->anon_bytes = st.inactive_anon_bytes + st.active_anon_bytes;
@@ -492,7 +491,7 @@ static int acquire_v2(struct scope *s, char *scratch, struct scope_snapshot *sna
 		r = scope_load(s, V2_EVENTS, scratch, &ev);
 	if (r < 0)
 		return r;
-	if (snap->limit_bytes > s->mem_total_bytes)
+	if (s->mem_total_bytes && snap->limit_bytes > s->mem_total_bytes)
 		snap->limit_bytes = s->mem_total_bytes;
 	snap->stall_events = ev.max + ev.high; /* failed charges and throttled ones */
 	snap->kernel_oom_kills = ev.oom_kill;

@@ -441,6 +441,37 @@ static void test_v1_group_many_tasks(void **state)
 }
 
 /*
+ * A container whose /proc/meminfo reads MemTotal 0 (an lxcfs view gone wrong): a group needs
+ * meminfo only to bound its limit by the machine's, so it is watched with its own limit (it
+ * was refused, and start-up with it); the machine scope cannot be, and says so.
+ */
+static void test_container_memtotal_zero(void **state)
+{
+	char root[] = "/tmp/oomguard-test-lxc-XXXXXX", cmd[300], err[256] = "";
+	struct cgroup_mounts m;
+	struct scope s;
+
+	(void)state;
+	assert_non_null(mkdtemp(root));
+	snprintf(cmd, sizeof(cmd),
+		 "cp -r tests/fixtures/v2/proc tests/fixtures/v2/sys %s/ && "
+		 "sed -i 's/^MemTotal:.*/MemTotal:              0 kB/' %s/proc/meminfo",
+		 root, root);
+	assert_int_equal(system(cmd), 0);
+	mounts_of(root, &m);
+	assert_int_equal(scope_init_cgroup(&s, root, "/sys/fs/cgroup/app", &m, FIXTURE_PAGE_SHIFT,
+					   scratch, err, sizeof(err)),
+			 0);
+	assert_int_equal(scope_acquire(&s, scratch, 1000), 0);
+	assert_true(s.cur.limit_bytes > 0);
+	scope_close(&s);
+	assert_true(scope_init_machine(&s, root, FIXTURE_PAGE_SHIFT, scratch) < 0);
+	scope_close(&s);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
+	assert_int_equal(system(cmd), 0);
+}
+
+/*
  * Large hosts, generated (tests/fuzz/gen_corpus.sh): 4 nodes x 5 zones with 256 CPUs of
  * pagesets (a zoneinfo of 280 KiB, past the 64 KiB scratch) and 8 nodes with 17 populated
  * zones (past PROC_MAX_ZONES). Unsized, the machine scope cannot read them (E2BIG, ENOSPC:
@@ -671,6 +702,7 @@ int main(void)
 	    cmocka_unit_test(test_v1_group_many_tasks),
 	    cmocka_unit_test(test_mountinfo_large_host),
 	    cmocka_unit_test(test_machine_large_hosts),
+	    cmocka_unit_test(test_container_memtotal_zero),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
