@@ -1,8 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 # Reload is all or nothing. The daemon watches v1 group A, which is then removed; a new config
-# naming group B and a path that is no memory cgroup is refused before anything is stopped, so
-# the running scopes stay as they were (stopping them first, then failing to set A up again,
+# naming group B and a path outside the memory hierarchies is refused before anything is
+# stopped, so the running scopes stay as they were (stopping them first, then failing to set A up again,
 # left the daemon watching less than either config). A good config then takes; a --config file
 # that has disappeared keeps the running config; the daemon stops cleanly (exit 0).
 set -u
@@ -35,7 +35,7 @@ hup_and_wait() { # PATTERN: SIGHUP, then wait for one more line matching PATTERN
 conf "$a"
 og_start "$tmp/log" --config "$tmp/conf" || exit 1
 rmdir "$a" || fail "cannot remove $a"
-conf "$b" "/sys/fs/cgroup/memory/oomguard-test-reload-none-$$"
+conf "$b" /proc # not in a memory cgroup hierarchy (a missing group in one is waited for)
 hup_and_wait 'reload failed' || fail "a config naming no memory cgroup was not refused"
 grep -q 'cannot restore' "$tmp/log" && fail "the running scopes were stopped before the check"
 grep -q 'config reloaded' "$tmp/log" && fail "a bad config was taken"
