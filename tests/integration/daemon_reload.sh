@@ -2,9 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # Reload is all or nothing. The daemon watches v1 group A, which is then removed; a new config
 # naming group B and a path outside the memory hierarchies is refused before anything is
-# stopped, so the running scopes stay as they were (stopping them first, then failing to set A up again,
-# left the daemon watching less than either config). A good config then takes; a --config file
-# that has disappeared keeps the running config; the daemon stops cleanly (exit 0).
+# stopped, so the running scopes stay as they were (stopping them first, then failing to set
+# A up again, left the daemon watching less than either config). A good config then takes; a
+# --config file that has disappeared keeps the running config; the daemon stops cleanly.
 set -u
 cd "$(dirname "$0")/../.."
 CG_TAG=reload . tests/lib/cgroup.sh
