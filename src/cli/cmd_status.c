@@ -127,8 +127,8 @@ static int status(struct daemon *d, FILE *out, bool json)
 	for (size_t i = 0; i < d->nr_scopes; i++) {
 		if (!d->scopes[i].absent && !d->scopes[i].read_err)
 			scope_decide(&d->scopes[i], &d->cfg);
-		if (d->scopes[i].read_err)
-			unreadable = true;
+		if (d->scopes[i].read_err || d->scopes[i].absent)
+			unreadable = true; /* shown, and said by the exit code: nothing to judge */
 		print_scope(&d->scopes[i], out, json, i + 1 == d->nr_scopes);
 	}
 	if (json)
