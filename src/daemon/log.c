@@ -15,6 +15,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "linux/sys.h"
+
 /*
  * Why the log never blocks, and how.
  *
@@ -107,7 +109,7 @@ static void sink_open_nonblocking(const struct stat *st)
 	struct stat st_new;
 	int fd, flags;
 
-	fd = open("/proc/self/fd/2", O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	fd = sys->openat(AT_FDCWD, "/proc/self/fd/2", O_WRONLY | O_NONBLOCK | O_NOCTTY, 0);
 	if (fd >= 0) {
 		/* The same pipe or terminal, not something else under that name. */
 		if (!fstat(fd, &st_new) && st_new.st_dev == st->st_dev &&
@@ -116,13 +118,13 @@ static void sink_open_nonblocking(const struct stat *st)
 			sink.own_fd = true;
 			return;
 		}
-		close(fd);
+		sys->close(fd);
 	}
 	if (!S_ISFIFO(st->st_mode))
 		return;
-	flags = fcntl(STDERR_FILENO, F_GETFL);
+	flags = sys->fcntl(STDERR_FILENO, F_GETFL, 0);
 	if (flags >= 0 && !(flags & O_NONBLOCK))
-		fcntl(STDERR_FILENO, F_SETFL, flags | O_NONBLOCK);
+		sys->fcntl(STDERR_FILENO, F_SETFL, flags | O_NONBLOCK);
 }
 
 /* Choose how to write to stderr (the comment above) and start with nothing owed. */
@@ -131,7 +133,7 @@ static void sink_open(void)
 	struct stat st;
 
 	if (sink.own_fd)
-		close(sink.fd);
+		sys->close(sink.fd);
 	sink.fd = STDERR_FILENO;
 	sink.own_fd = false;
 	sink.how = LOG_HOW_WRITE;
@@ -169,13 +171,9 @@ void log_set_write(log_write_fn fn)
 
 static ssize_t log_write_real(int fd, const void *buf, size_t len)
 {
-	ssize_t n;
-
 	if (sink.how == LOG_HOW_SEND)
-		n = send(fd, buf, len, MSG_DONTWAIT | MSG_NOSIGNAL);
-	else
-		n = write(fd, buf, len);
-	return n < 0 ? -errno : n;
+		return sys->send(fd, buf, len, MSG_DONTWAIT | MSG_NOSIGNAL);
+	return sys->write(fd, buf, len);
 }
 
 /* One call (EINTR retried, a bounded number of times). Return: bytes written or -errno. */

@@ -11,7 +11,6 @@
 #include <sched.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "daemon/log.h"
 #include "linux/procfs.h"
@@ -347,7 +346,31 @@ int reaper_raise_priority(void)
 {
 	struct sched_param sp = {.sched_priority = REAPER_RT_PRIORITY};
 
-	return -pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp);
+	return sys->sched_setscheduler_self(SCHED_FIFO, &sp);
+}
+
+/*
+ * The report to the loop, which holds the victim's scope back until it comes (kill_pending): a
+ * report lost would keep that scope from ever killing again. A report is one pipe write of less
+ * than PIPE_BUF bytes, all or nothing; it fails on a signal (EINTR), or with ENOMEM when the
+ * pipe needs a page and memory is exhausted, the moment the reaper works in: tried again, at
+ * once after a signal, OOM_REAP_STEP_MSEC later after ENOMEM, MAX_OOM_REAP_RETRIES times.
+ */
+static void report_send(struct reaper *r, const struct reap_report *rep)
+{
+	ssize_t n = -EINTR;
+
+	for (int i = 0; i < MAX_OOM_REAP_RETRIES; i++) {
+		n = sys->write(r->report_wr, rep, sizeof(*rep));
+		if (n != -EINTR && n != -ENOMEM && n != -EAGAIN)
+			break;
+		if (n != -EINTR)
+			sys->poll(NULL, 0, OOM_REAP_STEP_MSEC);
+	}
+	if (n != (ssize_t)sizeof(*rep))
+		log_errno(n < 0 ? (int)n : -EIO,
+			  "reaper: report on pid=%d lost: scope=%s waits for it, and kills no more",
+			  rep->pid, rep->scope ? rep->scope->name : "?");
 }
 
 static void *reaper_main(void *arg)
@@ -378,7 +401,7 @@ static void *reaper_main(void *arg)
 		pthread_mutex_unlock(&r->lock);
 
 		reap_one(&req, reap, &r->callers, r->scratch, sizeof(r->scratch), &rep);
-		sys->write(r->report_wr, &rep, sizeof(rep));
+		report_send(r, &rep);
 
 		pthread_mutex_lock(&r->lock);
 		r->head = (r->head + 1) % REAPER_QUEUE_LEN;
@@ -397,14 +420,14 @@ int reaper_start(struct reaper *r, bool reap)
 	memset(r, 0, sizeof(*r));
 	r->reap = reap;
 	r->report_rd = r->report_wr = -1;
-	if (pipe2(fds, O_CLOEXEC) < 0)
-		return -errno;
+	err = sys->pipe2(fds, 0);
+	if (err < 0)
+		return err;
 	r->report_rd = fds[0];
 	r->report_wr = fds[1];
-	if (fcntl(r->report_rd, F_SETFL, O_NONBLOCK) < 0) {
-		err = -errno;
+	err = sys->fcntl(r->report_rd, F_SETFL, O_NONBLOCK);
+	if (err < 0)
 		goto fail;
-	}
 	pthread_mutex_init(&r->lock, NULL);
 	pthread_cond_init(&r->wake, NULL);
 	err = reap_callers_start(&r->callers, team, team + REAPER_SPARE_CALLERS);
@@ -430,8 +453,8 @@ int reaper_start(struct reaper *r, bool reap)
 	r->started = true;
 	return 0;
 fail:
-	close(fds[0]);
-	close(fds[1]);
+	sys->close(fds[0]);
+	sys->close(fds[1]);
 	r->report_rd = r->report_wr = -1;
 	return err;
 }
@@ -493,7 +516,7 @@ void reaper_stop(struct reaper *r)
 	/* Requests never worked on still own their pidfds. */
 	for (unsigned int i = 0; i < r->count; i++)
 		sys->close(r->queue[(r->head + i) % REAPER_QUEUE_LEN].pidfd);
-	close(r->report_wr);
+	sys->close(r->report_wr);
 	r->report_wr = -1;
 	r->started = false;
 }
@@ -501,6 +524,6 @@ void reaper_stop(struct reaper *r)
 void reaper_release(struct reaper *r)
 {
 	if (r->report_rd >= 0)
-		close(r->report_rd);
+		sys->close(r->report_rd);
 	r->report_rd = -1;
 }

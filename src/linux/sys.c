@@ -9,7 +9,10 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/eventfd.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #ifndef SYS_pidfd_open
@@ -119,6 +122,45 @@ static int real_epoll_wait(int epfd, struct epoll_event *events, int maxevents, 
 	return n < 0 ? -errno : n;
 }
 
+static int real_pipe2(int fds[2], int flags)
+{
+	return pipe2(fds, flags | O_CLOEXEC) < 0 ? -errno : 0;
+}
+
+static int real_fcntl(int fd, int cmd, int arg)
+{
+	int r = fcntl(fd, cmd, arg);
+
+	return r < 0 ? -errno : r;
+}
+
+static ssize_t real_send(int fd, const void *buf, size_t len, int flags)
+{
+	ssize_t n = send(fd, buf, len, flags);
+
+	return n < 0 ? -errno : n;
+}
+
+static int real_mlockall(int flags)
+{
+	return mlockall(flags) < 0 ? -errno : 0;
+}
+
+static int real_sched_setscheduler_self(int policy, const struct sched_param *param)
+{
+	return -pthread_setschedparam(pthread_self(), policy, param);
+}
+
+static int real_getrlimit(int resource, struct rlimit *ret_rlim)
+{
+	return getrlimit(resource, ret_rlim) < 0 ? -errno : 0;
+}
+
+static int real_setrlimit(int resource, const struct rlimit *rlim)
+{
+	return setrlimit(resource, rlim) < 0 ? -errno : 0;
+}
+
 const struct sys_ops sys_ops_real = {
     .openat = real_openat,
     .read = real_read,
@@ -135,6 +177,13 @@ const struct sys_ops sys_ops_real = {
     .epoll_create = real_epoll_create,
     .epoll_ctl = real_epoll_ctl,
     .epoll_wait = real_epoll_wait,
+    .pipe2 = real_pipe2,
+    .fcntl = real_fcntl,
+    .send = real_send,
+    .mlockall = real_mlockall,
+    .sched_setscheduler_self = real_sched_setscheduler_self,
+    .getrlimit = real_getrlimit,
+    .setrlimit = real_setrlimit,
 };
 
 const struct sys_ops *sys = &sys_ops_real;
@@ -159,11 +208,29 @@ ssize_t sys_read_kept(int *fd, const char *root, const char *path, char *buf, si
 	return n;
 }
 
+static int64_t monotonic_msec(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
 bool sys_pidfd_exited(int pidfd, int msec)
 {
 	struct pollfd p = {.fd = pidfd, .events = POLLIN};
+	int64_t end = monotonic_msec() + msec;
+	int n, eintr = 0;
 
-	return sys->poll(&p, 1, msec) > 0 && (p.revents & (POLLIN | POLLHUP));
+	/* A signal that cuts the wait short is waited out: the reaper's tries are counted in these
+	 * waits, and one cut short would end them before their time. */
+	while ((n = sys->poll(&p, 1, msec)) == -EINTR && ++eintr < SYS_EINTR_RETRIES) {
+		int64_t left = end - monotonic_msec();
+
+		if (msec > 0) /* < 0: no end */
+			msec = left > 0 ? (int)left : 0;
+	}
+	return n > 0 && (p.revents & (POLLIN | POLLHUP));
 }
 
 /* The complete lines in @buf[0..*@len): each to @line; what is left of a partial line moves to
@@ -255,10 +322,11 @@ const char *sys_errno_name(int err)
 		int err;
 		const char *name;
 	} names[] = {
-	    {EPERM, "EPERM"},   {ENOENT, "ENOENT"}, {ESRCH, "ESRCH"},   {EINTR, "EINTR"},
-	    {EIO, "EIO"},       {EBADF, "EBADF"},   {EAGAIN, "EAGAIN"}, {ENOMEM, "ENOMEM"},
-	    {EACCES, "EACCES"}, {EFAULT, "EFAULT"}, {EBUSY, "EBUSY"},   {EINVAL, "EINVAL"},
-	    {ENOSYS, "ENOSYS"}, {ETIMEDOUT, "ETIMEDOUT"},
+	    {EPERM, "EPERM"},   {ENOENT, "ENOENT"},       {ESRCH, "ESRCH"},   {EINTR, "EINTR"},
+	    {EIO, "EIO"},       {EBADF, "EBADF"},         {EAGAIN, "EAGAIN"}, {ENOMEM, "ENOMEM"},
+	    {EACCES, "EACCES"}, {EFAULT, "EFAULT"},       {EBUSY, "EBUSY"},   {EINVAL, "EINVAL"},
+	    {ENOSYS, "ENOSYS"}, {ETIMEDOUT, "ETIMEDOUT"}, {EMFILE, "EMFILE"}, {ENFILE, "ENFILE"},
+	    {ENOSPC, "ENOSPC"}, {E2BIG, "E2BIG"},         {ESTALE, "ESTALE"}, {EPIPE, "EPIPE"},
 	};
 
 	if (err < 0)

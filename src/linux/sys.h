@@ -1,15 +1,19 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* The one table through which oomguard reaches the kernel: every syscall, every /proc and
- * cgroupfs read. Tests swap the table to inject EINTR, ENOMEM, ESRCH, EAGAIN or ENOSYS. */
+ * cgroupfs read. Tests swap the table to inject EINTR, ENOMEM, ESRCH, EAGAIN or ENOSYS
+ * (tests/unit/test_daemon_faults.c does, for every entry). */
 #ifndef OOMGUARD_LINUX_SYS_H
 #define OOMGUARD_LINUX_SYS_H
 
 #include <poll.h>
+#include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/epoll.h>
+#include <sys/resource.h>
 #include <sys/types.h>
 
 /*
@@ -32,6 +36,15 @@ struct sys_ops {
 	int (*epoll_create)(void); /* close-on-exec */
 	int (*epoll_ctl)(int epfd, int op, int fd, struct epoll_event *event);
 	int (*epoll_wait)(int epfd, struct epoll_event *events, int maxevents, int timeout_msec);
+	int (*pipe2)(int fds[2], int flags); /* close-on-exec */
+	int (*fcntl)(int fd, int cmd, int arg);
+	ssize_t (*send)(int fd, const void *buf, size_t len, int flags);
+	int (*mlockall)(int flags);
+	/* The calling thread's policy (pthread_setschedparam: musl's sched_setscheduler() is a
+	 * stub that returns ENOSYS). */
+	int (*sched_setscheduler_self)(int policy, const struct sched_param *param);
+	int (*getrlimit)(int resource, struct rlimit *ret_rlim);
+	int (*setrlimit)(int resource, const struct rlimit *rlim);
 };
 
 /* The table in use. Points at sys_ops_real unless a test swapped it. */
@@ -123,7 +136,8 @@ static inline uint64_t kib_to_pages(uint64_t kib, unsigned int shift)
 	return kib >> (shift - 10);
 }
 
-/* sys_pidfd_exited() - wait up to @msec (0: do not wait) for @pidfd's process to exit. */
+/* sys_pidfd_exited() - wait up to @msec (0: do not wait) for @pidfd's process to exit; a wait
+ * a signal cuts short (EINTR) goes on for what is left of @msec (SYS_EINTR_RETRIES times). */
 bool sys_pidfd_exited(int pidfd, int msec);
 
 /*
