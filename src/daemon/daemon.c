@@ -178,6 +178,13 @@ void daemon_round(struct daemon *d)
 		scope_decide(s, &d->cfg);
 		if (log_max_prio >= LOG_PRIO_DEBUG && s->round.is_round)
 			log_decision(s, LOG_PRIO_DEBUG, s->oom ? "round, oom" : "round, retry");
+		if (s->kill_pending && now - s->kill_pending_usec > VICTIM_WAIT_USEC) {
+			log_msg(LOG_PRIO_WARNING,
+				"scope=%s: no report from the reaper %llu ms after the kill: it may "
+				"kill again",
+				s->name, (unsigned long long)(now - s->kill_pending_usec) / 1000);
+			s->kill_pending = false;
+		}
 		if (s->kill_pending)
 			continue;
 		if (s->oom)

@@ -148,10 +148,14 @@ bool lru_gen_enabled(int *fd, const char *root)
  * is not: measured, a group's 22 events reached the root 0 times). So a silent root means no
  * memory stall to read.
  */
-static void start_machine(struct event_state *ev)
+static void start_machine(struct event_state *ev, const char *root)
 {
-	int r = scope_v1_eventfd(ev->v1_mount, "/memory.pressure_level", " low,hierarchy");
+	char dir[sizeof(ev->v1_mount) + CONFIG_PATH_MAX];
+	int r = sys_join_path(dir, sizeof(dir), root, ev->v1_mount);
 
+	/* under --root's tree, not the host's (a fixture run must not register on the host) */
+	if (!r)
+		r = scope_v1_eventfd(dir, "/memory.pressure_level", " low,hierarchy");
 	ev->machine_efd = r;
 	r = watch_new(ev->pressure_ep, r < 0 ? r : 0, &ev->machine_efd, EPOLLIN, MACHINE_PRESSURE);
 	if (r < 0)
@@ -220,7 +224,7 @@ static void scopes_start(struct daemon *d)
 	ev->psi_age = SCOPE_FULL_READ_ROUNDS; /* the next round reads PSI */
 	ev->lru_gen_age = SCOPE_FULL_READ_ROUNDS; /* and whether the multi-gen LRU is on */
 	if (d->nr_scopes && d->scopes[0].kind == SCOPE_MACHINE && ev->v1_mount[0])
-		start_machine(ev);
+		start_machine(ev, d->cfg.root[0] ? d->cfg.root : NULL);
 	for (size_t i = 0; i < d->nr_scopes; i++)
 		if (!d->scopes[i].absent)
 			events_start_scope(d, &d->scopes[i], i);

@@ -103,25 +103,23 @@ static int signal_and_hand(struct daemon *d, struct scope *s, const struct oom_t
 		return r;
 	}
 	d->kills++;
-	victim_record(&d->victims, victim->pid, victim->start_time);
-	/* The reaper first: a log write may itself wait for memory. */
-	req.pidfd = sys->dup(pidfd);
-	sys->close(pidfd);
-	if (req.pidfd >= 0 && d->reaper.started && reaper_submit(&d->reaper, &req) == 0) {
+	victim_record(&d->victims, victim->pid, victim->start_time, req.kill_usec);
+	/* The reaper first (it takes the pidfd): a log write may itself wait for memory. */
+	req.pidfd = pidfd;
+	if (d->reaper.started && reaper_submit(&d->reaper, &req) == 0) {
 		s->kill_pending = true;
+		s->kill_pending_usec = req.kill_usec;
 		pidfd = -1;
-	} else if (req.pidfd >= 0) {
-		sys->close(req.pidfd);
+	} else {
+		sys->close(pidfd);
 	}
 	log_msg(
 	    LOG_PRIO_WARNING,
 	    "kill scope=%s pid=%d comm=%s rss_kib=%llu oom_score_adj=%d detect_to_kill_usec=%llu",
 	    s->name, victim->pid, comm, (unsigned long long)req.rss_kib, victim->oom_score_adj,
 	    (unsigned long long)(req.kill_usec - detect_usec));
-	if (pidfd >= 0) {
+	if (pidfd >= 0) /* waited for as a victim still (victim_expire() bounds it), not reaped */
 		log_msg(LOG_PRIO_WARNING, "reaper unavailable for pid=%d: not reaped", victim->pid);
-		victim_set_state(&d->victims, victim->pid, VICTIM_SKIPPED);
-	}
 	return 0;
 }
 
@@ -273,6 +271,7 @@ void daemon_act(struct daemon *d, struct scope *s, uint64_t detect_usec)
 	if (act_armed(d, s, detect_usec))
 		return;
 	candidate_drop(s);
+	victim_expire(&d->victims, detect_usec, VICTIM_WAIT_USEC);
 	r = tasks_acquire(&d->tasks, s, &d->cfg, &d->victims, d->self_pid, d->scratch,
 			  sizeof(d->scratch));
 	if (r < 0) {

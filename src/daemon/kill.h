@@ -10,9 +10,18 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "daemon/reaper.h"
 #include "daemon/scope.h"
 
 struct daemon;
+
+/*
+ * How long a verdict waits for a victim killed before that no report settled (the reaper
+ * could not take it, or its report was lost), and how long a scope's kill stays pending
+ * without a report: twice the reaper's own bound (REAP_DEADLINE_MSEC), by which any report
+ * would have come.
+ */
+#define VICTIM_WAIT_USEC (2ull * REAP_DEADLINE_MSEC * 1000)
 
 enum arm_action { ARM_KEEP, ARM_DROP, ARM_CHOOSE };
 

@@ -199,6 +199,7 @@ int daemon_run(struct daemon *d)
 		r = events_wait(d, timeout);
 		if (r < 0 && r != -EINTR) {
 			log_errno(r, "epoll_wait");
+			d->exit_code = EXIT_RUNTIME; /* the loop cannot wait: no clean stop */
 			break;
 		}
 		if (daemon_stop_requested)

@@ -143,6 +143,7 @@ struct scope {
 	bool restore_oom_kill_disable; /* we set oom_kill_disable=1; put 0 back at exit */
 	struct candidate cand;
 	bool kill_pending;
+	uint64_t kill_pending_usec; /* when that kill was made */
 	bool absent; /* a cgroup that does not exist (yet, or any more): waited for */
 	int read_err; /* the last acquire's error (0: read): logged when it changes */
 	/* machine: where zoneinfo and buddyinfo are read and parsed when the host's outgrow the

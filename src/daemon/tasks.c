@@ -24,14 +24,31 @@ struct linux_dirent64 {
 
 #define DT_DIR_TYPE 4
 
-void victim_record(struct victim_table *vt, int pid, unsigned long long start_time)
+void victim_record(struct victim_table *vt, int pid, unsigned long long start_time,
+		   uint64_t kill_usec)
 {
 	struct victim *v = &vt->v[vt->next % VICTIMS_MAX];
 
 	v->pid = pid;
 	v->start_time = start_time;
 	v->state = VICTIM_KILLED;
+	v->kill_usec = kill_usec;
 	vt->next++;
+}
+
+size_t victim_expire(struct victim_table *vt, uint64_t now, uint64_t max_age_usec)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < VICTIMS_MAX; i++) {
+		struct victim *v = &vt->v[i];
+
+		if (v->state == VICTIM_KILLED && now - v->kill_usec > max_age_usec) {
+			v->state = VICTIM_SKIPPED;
+			n++;
+		}
+	}
+	return n;
 }
 
 void victim_set_state(struct victim_table *vt, int pid, enum victim_state state)
@@ -336,12 +353,24 @@ int tasks_read_adj(struct task_list *tl, const char *root, int pid, char *scratc
 	return read_pid_oom_score_adj(root, pid, ret_adj);
 }
 
+/*
+ * A read that failed for want of a resource (memory, descriptors) or by a signal, not because
+ * the process exited (ESRCH, ENOENT), was left out by the listing (EAGAIN) or is not readable
+ * to us (EACCES): the process may be the largest, so the listing is incomplete.
+ */
+static bool transient(int err)
+{
+	return err == -ENOMEM || err == -EMFILE || err == -ENFILE || err == -EINTR ||
+	       err == -EIO || err == -EBUSY;
+}
+
 static void add_pid(struct task_list *tl, const struct scope *s, const struct config *c,
 		    const struct victim_table *vt, int self_pid, int pid, char *scratch,
 		    size_t size)
 {
 	struct oom_task *t = &tl->tasks[tl->nr];
 	struct proc_fds *e = NULL;
+	int r;
 
 	if (tl->nr >= TASKS_MAX) {
 		tl->truncated = true;
@@ -350,8 +379,12 @@ static void add_pid(struct task_list *tl, const struct scope *s, const struct co
 	for (size_t i = 0; i < tl->nr; i++) /* a pid listed twice (moved during the walk) */
 		if (tl->tasks[i].pid == pid)
 			return;
-	if (read_kept_task(tl, s, pid, scratch, size, t, &e) < 0)
+	r = read_kept_task(tl, s, pid, scratch, size, t, &e);
+	if (r < 0) {
+		if (transient(r) && !tl->err)
+			tl->err = r; /* not gone: a listing without it must choose nothing */
 		return;
+	}
 	task_flags(t, s->root, c, vt, self_pid, e, scratch, size);
 	tl->nr++;
 }
@@ -456,12 +489,16 @@ static int walk_cgroup(struct task_list *tl, const struct scope *s, const struct
 				continue;
 			dir[len] = '/';
 			memcpy(dir + len + 1, d->d_name, nlen + 1);
-			walk_cgroup(tl, s, c, vt, self_pid, dir, dir_size, depth + 1, scratch,
-				    size);
+			r = walk_cgroup(tl, s, c, vt, self_pid, dir, dir_size, depth + 1, scratch,
+					size);
 			dir[len] = '\0';
+			if (r < 0 && !tl->err)
+				tl->err = r; /* a child group not listed: its tasks are missing */
 		}
 	}
 	sys->close(fd);
+	if (n < 0 && !tl->err)
+		tl->err = (int)n;
 	return 0;
 }
 
@@ -514,6 +551,7 @@ int tasks_acquire(struct task_list *tl, const struct scope *s, const struct conf
 	tl->truncated = false;
 	tl->skipped_new = 0;
 	tl->not_kept = 0;
+	tl->err = 0;
 	tl->gen++;
 	if (s->kind == SCOPE_MACHINE && tl->known_only && tl->nr_fds) {
 		r = walk_known(tl, s, c, vt, self_pid, scratch, size);
@@ -524,6 +562,8 @@ int tasks_acquire(struct task_list *tl, const struct scope *s, const struct conf
 		r = walk_cgroup(tl, s, c, vt, self_pid, dir, sizeof(dir), 0, scratch, size);
 	}
 	fds_sweep(tl, s);
+	if (r == 0 && tl->err) /* a listing that may miss a process chooses nothing */
+		r = tl->err;
 	if (r == 0 && !tl->known_only) /* opening status files is what known_only avoids */
 		add_details(tl, s, scratch, size);
 	return r;

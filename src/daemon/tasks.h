@@ -25,6 +25,7 @@ struct victim {
 	int pid;
 	unsigned long long start_time;
 	enum victim_state state;
+	uint64_t kill_usec; /* when it was killed (CLOCK_MONOTONIC) */
 };
 
 struct victim_table {
@@ -32,8 +33,15 @@ struct victim_table {
 	size_t next;
 };
 
-/* victim_record() - remember a kill (the oldest entry is reused). */
-void victim_record(struct victim_table *vt, int pid, unsigned long long start_time);
+/* victim_record() - remember a kill at @kill_usec (the oldest entry is reused). */
+void victim_record(struct victim_table *vt, int pid, unsigned long long start_time,
+		   uint64_t kill_usec);
+/*
+ * victim_expire() - victims still VICTIM_KILLED @max_age_usec after their kill, which no
+ * report settled, are VICTIM_SKIPPED from @now: the next verdict no longer waits for them (the
+ * kernel's MMF_OOM_SKIP after its reaper gave up). Return: how many.
+ */
+size_t victim_expire(struct victim_table *vt, uint64_t now, uint64_t max_age_usec);
 /* victim_set_state() - the reaper's verdict on @pid. */
 void victim_set_state(struct victim_table *vt, int pid, enum victim_state state);
 
@@ -84,6 +92,8 @@ struct task_list {
 			     * table, not /proc: it sees no new process to count) */
 	size_t not_kept; /* processes listed whose files found no slot (max_fds): a known_only
 			  * listing will not see them */
+	int err; /* the first read that failed for want of a resource (-errno): the listing may
+		  * miss a process, and tasks_acquire() returns the error */
 	unsigned int gen;
 };
 
@@ -105,7 +115,8 @@ void tasks_close(struct task_list *tl);
  * tasks_acquire() - read every candidate of @s. Processes that exit while being read are left
  * out. The flags: kernel thread, init, oomguard itself (@self_pid), protected names, prefer and
  * avoid rules of @c, no mm (zombie), and the state of earlier victims from @vt.
- * Return: 0 or -errno when the scope itself cannot be listed.
+ * Return: 0, or -errno when the scope cannot be listed whole (its directory, a child group,
+ * or a process that is there but could not be read for want of memory or descriptors).
  */
 int tasks_acquire(struct task_list *tl, const struct scope *s, const struct config *c,
 		  const struct victim_table *vt, int self_pid, char *scratch, size_t size);

@@ -96,13 +96,6 @@ static int real_eventfd(unsigned int initval, int flags)
 	return fd < 0 ? -errno : fd;
 }
 
-static int real_dup(int fd)
-{
-	int nfd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
-
-	return nfd < 0 ? -errno : nfd;
-}
-
 static int real_epoll_create(void)
 {
 	int fd = epoll_create1(EPOLL_CLOEXEC);
@@ -173,7 +166,6 @@ const struct sys_ops sys_ops_real = {
     .process_mrelease = real_process_mrelease,
     .poll = real_poll,
     .eventfd = real_eventfd,
-    .dup = real_dup,
     .epoll_create = real_epoll_create,
     .epoll_ctl = real_epoll_ctl,
     .epoll_wait = real_epoll_wait,

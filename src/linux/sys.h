@@ -32,7 +32,6 @@ struct sys_ops {
 	int (*process_mrelease)(int pidfd, unsigned int flags);
 	int (*poll)(struct pollfd *fds, nfds_t nfds, int timeout_msec);
 	int (*eventfd)(unsigned int initval, int flags);
-	int (*dup)(int fd);
 	int (*epoll_create)(void); /* close-on-exec */
 	int (*epoll_ctl)(int epfd, int op, int fd, struct epoll_event *event);
 	int (*epoll_wait)(int epfd, struct epoll_event *events, int maxevents, int timeout_msec);

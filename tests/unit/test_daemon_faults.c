@@ -61,7 +61,7 @@
 static const char *const call_name[NR_CALLS] = {
 	NAME(openat) NAME(read) NAME(pread) NAME(write) NAME(close) NAME(getdents64)
 	NAME(pidfd_open) NAME(pidfd_send_signal) NAME(process_mrelease) NAME(poll) NAME(eventfd)
-	NAME(dup) NAME(epoll_create) NAME(epoll_ctl) NAME(epoll_wait) NAME(pipe2) NAME(fcntl)
+	NAME(epoll_create) NAME(epoll_ctl) NAME(epoll_wait) NAME(pipe2) NAME(fcntl)
 	NAME(send) NAME(mlockall) NAME(sched_setscheduler_self) NAME(getrlimit) NAME(setrlimit)
 };
 /* clang-format on */
@@ -156,7 +156,6 @@ FAKE(ssize_t, pread, (int fd, void *buf, size_t len, off_t off), fd, buf, len, o
 FAKE(ssize_t, write, (int fd, const void *buf, size_t len), fd, buf, len)
 FAKE(long, getdents64, (int fd, void *buf, size_t len), fd, buf, len)
 FAKE(int, eventfd, (unsigned int initval, int flags), initval, flags)
-FAKE(int, dup, (int fd), fd)
 FAKE(int, epoll_create, (void))
 FAKE(int, epoll_ctl, (int epfd, int op, int fd, struct epoll_event *ev), epfd, op, fd, ev)
 FAKE(int, pipe2, (int fds[2], int flags), fds, flags)
@@ -315,7 +314,6 @@ static const struct sys_ops fake = {
     .process_mrelease = fake_process_mrelease,
     .poll = fake_poll,
     .eventfd = fake_eventfd,
-    .dup = fake_dup,
     .epoll_create = fake_epoll_create,
     .epoll_ctl = fake_epoll_ctl,
     .epoll_wait = fake_epoll_wait,
@@ -871,6 +869,10 @@ static void run_log(const struct row *r)
 	{                                                                                          \
 		SC_##sc, {f0, f1, f2}, O_##want, log, flag, NULL                                   \
 	}
+#define ROWF(sc, f0, want, log, flag)                                                              \
+	{                                                                                          \
+		SC_##sc, {f0}, O_##want, log, flag, NULL                                           \
+	}
 #define BUG(sc, f0, want, flag, bug)                                                               \
 	{                                                                                          \
 		SC_##sc, {f0}, O_##want, NULL, flag, bug                                           \
@@ -914,7 +916,7 @@ static const struct row rows[] = {
     ROW(START, F(getrlimit, EINVAL, 2, ONCE), RUNS, NULL),
     ROW(START, F(setrlimit, EPERM, 1, ONCE), RUNS, "open files limited to"),
     ROW(START, F(pidfd_open, EMFILE, 1, ONCE), RUNS, "cannot arm scope=" GROUP ": EMFILE"),
-    ROW(START, F(getdents64, ENOMEM, 1, ONCE), RUNS, "armed scope=" GROUP),
+    ROW(START, F(getdents64, ENOMEM, 1, ONCE), RUNS, NULL), /* no arming: the next round arms */
     /* The loop: epoll_wait 1 is the first round's pressure set, 2 the loop's first wait. */
     ROW(LOOP, F(epoll_wait, EBADF, 1, ONCE), RUNS, NULL),
     ROW(LOOP, F(epoll_wait, EINTR, 2, ONCE), RUNS, NULL),
@@ -953,7 +955,6 @@ static const struct row rows[] = {
     ROW(KILL, F(pidfd_send_signal, ESRCH, 1, ONCE), KILLED, "reap scope="),
     ROW(KILL, F(pidfd_send_signal, EPERM, 1, ONCE), REFUSED, "pidfd_send_signal pid="),
     ROW(KILL, F(pidfd_send_signal, ENOSYS, 1, ONCE), REFUSED, "pidfd_send_signal pid="),
-    ROW(KILL, F(dup, EMFILE, 1, ONCE), KILLED, "reaper unavailable for pid="),
     ROW(KILL, F(process_mrelease, EINTR, 1, 2), KILLED, "reap scope="),
     ROW(KILL, F(process_mrelease, EAGAIN, 1, ALWAYS), KILLED, "result=exited"),
     ROW(KILL, F(process_mrelease, ENOSYS, 1, ALWAYS), KILLED, "result=exited"),
@@ -978,8 +979,7 @@ static const struct row rows[] = {
     ROW(KILL_FRESH, F(read, EINTR, 1, ALWAYS), REFUSED, "cannot list tasks of scope="),
     ROW(KILL_FRESH, F(read, ENOMEM, 1, ONCE), REFUSED, "cannot list tasks of scope="),
     ROW(KILL_FRESH, F(pread, ENOMEM, 1, ONCE), KILLED, "reap scope="),
-    ROW(KILL_FRESH, F(getdents64, ENOMEM, 1, ONCE), KILLED, "reap scope="),
-    ROW(KILL_FRESH, F(dup, EMFILE, 1, ONCE), KILLED, "not reaped"),
+    ROW(KILL_FRESH, F(getdents64, ENOMEM, 1, ONCE), REFUSED, "cannot list tasks"),
     /* The reaper's waits: a signal in the middle of one does not end the tries early. */
     {SC_REAP_WAIT, {{.call = ENTRY(poll), .err = EINTR, .when = 1, .times = ALWAYS,
 		     .delay_msec = 20}}, O_RUNS, NULL, 0, NULL},
@@ -992,21 +992,13 @@ static const struct row rows[] = {
     ROW(LOG_SOCKET, F(send, EINTR, 1, 3), RUNS, NULL),
     ROW(LOG_SOCKET, F(send, ENOMEM, 1, ONCE), DROPPED, NULL),
 
-    /* Known bugs (the files are not this test's). */
-    BUG(LOOP, F(epoll_wait, EBADF, 2, ONCE), EXIT_RUNTIME, 0,
-	"loop.c daemon_run(): a loop stopped by a failed epoll_wait exits 0 (a clean stop)"),
-    BUG(KILL_FRESH, F(pread, ENOMEM, 1, 2), KILLED, BIG_FIRST,
-	"tasks.c read_kept_task(): a process whose stat cannot be read is left out as if gone: "
-	"the listing kills the smaller process"),
-    BUG(KILL_FRESH, F(getdents64, ENOMEM, 1, ONCE), KILLED, BIG_IN_SUB,
-	"tasks.c walk_cgroup(): a failed directory read lists the group without its children: "
-	"the listing kills the smaller process"),
-    BUG(KILL, F(write, ENOMEM, 1, ALWAYS), KILLED, 0,
-	"kill.c/daemon.c: a reaper report that cannot be written (ENOMEM for 1 s) is waited for "
-	"for ever: the scope kills no more"),
-    BUG(KILL, F(dup, EMFILE, 1, ONCE), KILLED_ONCE, 0,
-	"kill.c signal_and_hand(): a victim the reaper did not take is not waited for: the next "
-	"verdict kills another before the first has freed its memory"),
+    /* Bugs these rows found, fixed since: a loop that cannot wait exits 1; a listing that may
+     * miss a process (its stat, or a child group, not read for want of memory) chooses
+     * nothing, and the next verdict kills "big"; a scope whose reaper report was lost kills
+     * again after VICTIM_WAIT_USEC. */
+    ROW(LOOP, F(epoll_wait, EBADF, 2, ONCE), EXIT_RUNTIME, "epoll_wait"),
+    ROWF(KILL_FRESH, F(pread, ENOMEM, 1, 2), REFUSED, "cannot list tasks", BIG_FIRST),
+    ROWF(KILL_FRESH, F(getdents64, ENOMEM, 1, ONCE), REFUSED, "cannot list tasks", BIG_IN_SUB),
 };
 /* clang-format on */
 

@@ -71,15 +71,43 @@ static void test_unreadable_scope_is_loud(void **state)
 	daemon_round(&d);
 	assert_int_equal(d.scopes[0].read_err, 0);
 	assert_int_equal(count("scope=machine is readable again"), 1);
+	/* A kill whose reaper report never came (lost) is waited for VICTIM_WAIT_USEC, not for
+	 * ever: then the scope may kill again, and says so. */
+	d.scopes[0].kill_pending = true;
+	d.scopes[0].kill_pending_usec = now_usec();
+	daemon_round(&d);
+	assert_true(d.scopes[0].kill_pending);
+	d.scopes[0].kill_pending_usec = now_usec() - VICTIM_WAIT_USEC - 1;
+	daemon_round(&d);
+	assert_false(d.scopes[0].kill_pending);
+	assert_int_equal(count("no report from the reaper"), 1);
 	daemon_teardown(&d);
 	log_set_write(NULL);
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
 	assert_int_equal(system(cmd), 0);
 }
 
+/* A victim no report settled is waited for VICTIM_WAIT_USEC after its kill, then skipped. */
+static void test_victim_expire(void **state)
+{
+	struct victim_table vt = {0};
+	const uint64_t now = 100 * VICTIM_WAIT_USEC;
+
+	(void)state;
+	victim_record(&vt, 10, 1, now - VICTIM_WAIT_USEC - 1); /* killed long ago, no report */
+	victim_record(&vt, 11, 1, now - 1000);                 /* killed just now */
+	victim_record(&vt, 12, 1, now - 2 * VICTIM_WAIT_USEC);
+	victim_set_state(&vt, 12, VICTIM_DONE); /* settled by its report: left as it is */
+	assert_int_equal(victim_expire(&vt, now, VICTIM_WAIT_USEC), 1);
+	assert_int_equal(vt.v[0].state, VICTIM_SKIPPED);
+	assert_int_equal(vt.v[1].state, VICTIM_KILLED);
+	assert_int_equal(vt.v[2].state, VICTIM_DONE);
+}
+
 int main(void)
 {
-	const struct CMUnitTest tests[] = {cmocka_unit_test(test_unreadable_scope_is_loud)};
+	const struct CMUnitTest tests[] = {cmocka_unit_test(test_unreadable_scope_is_loud),
+					   cmocka_unit_test(test_victim_expire)};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

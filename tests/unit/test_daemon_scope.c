@@ -642,7 +642,7 @@ static void test_machine_tasks(void **state)
 	assert_int_equal(select_bad_process(tl.tasks, tl.nr, 1u << 20, &idx, &points),
 			 OOM_SELECT_NONE);
 	c.nr_protect = 0;
-	victim_record(&vt, 1234, tl.tasks[0].start_time);
+	victim_record(&vt, 1234, tl.tasks[0].start_time, 1);
 	assert_int_equal(tasks_acquire(&tl, &s, &c, &vt, 1, scratch, sizeof(scratch)), 0);
 	assert_int_equal(select_bad_process(tl.tasks, tl.nr, 1u << 20, &idx, &points),
 			 OOM_SELECT_WAIT);
