@@ -31,25 +31,7 @@
 /* A blocking write (the bug) is cut off after this, so that the test fails rather than hangs. */
 #define HANG_GUARD_USEC 500000
 
-/* From the sanitizer runtime (libasan), as in test_daemon_noalloc.c. */
-int __sanitizer_install_malloc_and_free_hooks(void (*malloc_hook)(const volatile void *, size_t),
-					      void (*free_hook)(const volatile void *));
-
-static volatile unsigned long mallocs;
-static volatile int counting;
-
-static void on_malloc(const volatile void *ptr, size_t size)
-{
-	(void)ptr;
-	(void)size;
-	if (counting)
-		mallocs++;
-}
-
-static void on_free(const volatile void *ptr)
-{
-	(void)ptr;
-}
+#include "../lib/malloc_count.h"
 
 static uint64_t now_usec(void)
 {
@@ -506,6 +488,6 @@ int main(void)
 	    cmocka_unit_test(test_two_threads),
 	};
 
-	__sanitizer_install_malloc_and_free_hooks(on_malloc, on_free);
+	malloc_count_install();
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -15,26 +15,7 @@
 #include "daemon/options.h"
 #include "daemon/log.h"
 
-/* From the sanitizer runtime (libasan); its header is not always installed. Tests always build
- * with -fsanitize=address, so the symbol is there. */
-int __sanitizer_install_malloc_and_free_hooks(void (*malloc_hook)(const volatile void *, size_t),
-					      void (*free_hook)(const volatile void *));
-
-static volatile unsigned long mallocs;
-static volatile int counting;
-
-static void on_malloc(const volatile void *ptr, size_t size)
-{
-	(void)ptr;
-	(void)size;
-	if (counting)
-		mallocs++;
-}
-
-static void on_free(const volatile void *ptr)
-{
-	(void)ptr;
-}
+#include "../lib/malloc_count.h"
 
 static struct daemon d;
 
@@ -52,7 +33,7 @@ static int setup(void **state)
 		print_message("setup: %s\n", err);
 		return -1;
 	}
-	__sanitizer_install_malloc_and_free_hooks(on_malloc, on_free);
+	malloc_count_install();
 	daemon_round(&d); /* start-up's first round */
 	return 0;
 }
