@@ -56,6 +56,9 @@ int daemon_setup_scopes(struct daemon *d, char *err, size_t errsize)
 		return 0; /* the machine alone: the v1 root's events are a saving, not a need */
 	if (r < 0) {
 		snprintf(err, errsize, "cannot read the mount table: %s", strerror(-r));
+		for (size_t k = 0; k < d->nr_scopes; k++)
+			scope_close(&d->scopes[k]); /* the machine's zone buffers with it */
+		d->nr_scopes = 0;
 		return r;
 	}
 	snprintf(d->ev.v1_mount, sizeof(d->ev.v1_mount), "%s", mounts.v1_memory);
@@ -75,6 +78,7 @@ int daemon_setup_scopes(struct daemon *d, char *err, size_t errsize)
 		if (r < 0) {
 			for (size_t k = 0; k < d->nr_scopes; k++)
 				scope_close(&d->scopes[k]);
+			d->nr_scopes = 0;
 			return r;
 		}
 		s->reserve_permille = c->reserve_permille;
@@ -128,7 +132,8 @@ static void retry_absent(struct daemon *d, struct scope *s, size_t i)
 	unsigned int reserve = s->reserve_permille;
 	char name[CONFIG_PATH_MAX], err[CONFIG_PATH_MAX + 64];
 
-	if (d->rounds % SCOPE_FULL_READ_ROUNDS)
+	/* Not while the reaper may read the scope's kind and directory (its victim's report). */
+	if (d->rounds % SCOPE_FULL_READ_ROUNDS || s->kill_pending)
 		return;
 	snprintf(name, sizeof(name), "%s", s->name);
 	if (scope_init_cgroup(s, root, name, &d->mounts, d->page_shift, d->scratch, err,
@@ -178,7 +183,7 @@ void daemon_round(struct daemon *d)
 		scope_decide(s, &d->cfg);
 		if (log_max_prio >= LOG_PRIO_DEBUG && s->round.is_round)
 			log_decision(s, LOG_PRIO_DEBUG, s->oom ? "round, oom" : "round, retry");
-		if (s->kill_pending && now - s->kill_pending_usec > VICTIM_WAIT_USEC) {
+		if (s->kill_pending && now - s->kill_pending_usec > victim_wait_usec(d)) {
 			log_msg(LOG_PRIO_WARNING,
 				"scope=%s: no report from the reaper %llu ms after the kill: it may "
 				"kill again",

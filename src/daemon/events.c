@@ -156,7 +156,7 @@ static void start_machine(struct event_state *ev, const char *root)
 	/* under --root's tree, not the host's (a fixture run must not register on the host) */
 	if (!r)
 		r = scope_v1_eventfd(dir, "/memory.pressure_level", " low,hierarchy");
-	ev->machine_efd = r;
+	ev->machine_efd = r < 0 ? -1 : r;
 	r = watch_new(ev->pressure_ep, r < 0 ? r : 0, &ev->machine_efd, EPOLLIN, MACHINE_PRESSURE);
 	if (r < 0)
 		log_errno(r, "no vmpressure eventfd on %s (PSI is read every round)", ev->v1_mount);

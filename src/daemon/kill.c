@@ -47,12 +47,12 @@ static bool recheck_resolved(struct daemon *d, struct scope *s, const struct oom
 		return false;
 	/* The kernel's own killer acted in the scope since the verdict's read: memory is coming
 	 * back, and a second kill now would be one too many. */
-	if (recheck.cur.kernel_oom_kills <= s->cur.kernel_oom_kills && !scope_resolved(&recheck))
+	if (!scope_kernel_killed(&recheck, &s->cur) && !scope_resolved(&recheck))
 		return false;
 	escape_comm(victim->comm, comm, sizeof(comm));
 	log_msg(LOG_PRIO_NOTICE, "resolved before kill scope=%s pid=%d comm=%s%s", s->name,
 		victim->pid, comm,
-		recheck.cur.kernel_oom_kills > s->cur.kernel_oom_kills ? " (the kernel killed)" : "");
+		scope_kernel_killed(&recheck, &s->cur) ? " (the kernel killed)" : "");
 	scope_oom_progress(s);
 	return true;
 }
@@ -166,6 +166,11 @@ int daemon_kill(struct daemon *d, struct scope *s, const struct oom_task *victim
 	return pidfd == -ESTALE ? -ESRCH : pidfd;
 }
 
+uint64_t victim_wait_usec(struct daemon *d)
+{
+	return VICTIM_WAIT_USEC * (1 + (d->reaper.started ? reaper_queued(&d->reaper) : 0));
+}
+
 void candidate_drop(struct scope *s)
 {
 	if (s->cand.pidfd >= 0)
@@ -271,7 +276,7 @@ void daemon_act(struct daemon *d, struct scope *s, uint64_t detect_usec)
 	if (act_armed(d, s, detect_usec))
 		return;
 	candidate_drop(s);
-	victim_expire(&d->victims, detect_usec, VICTIM_WAIT_USEC);
+	victim_expire(&d->victims, detect_usec, victim_wait_usec(d));
 	r = tasks_acquire(&d->tasks, s, &d->cfg, &d->victims, d->self_pid, d->scratch,
 			  sizeof(d->scratch));
 	if (r < 0) {
@@ -362,7 +367,9 @@ void daemon_handle_reports(struct daemon *d)
 	while (reaper_read_report(&d->reaper, &rep) == 1) {
 		struct scope *s = rep.scope;
 
-		if (s)
+		/* The report of this kill: a late one of an earlier kill leaves a later kill's
+		 * pending (the memory it freed still counts, below). */
+		if (s && rep.kill_usec == s->kill_pending_usec)
 			s->kill_pending = false;
 		victim_set_state(&d->victims, rep.pid,
 				 rep.result == REAP_SKIPPED ? VICTIM_SKIPPED : VICTIM_DONE);

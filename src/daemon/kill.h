@@ -18,10 +18,13 @@ struct daemon;
 /*
  * How long a verdict waits for a victim killed before that no report settled (the reaper
  * could not take it, or its report was lost), and how long a scope's kill stays pending
- * without a report: twice the reaper's own bound (REAP_DEADLINE_MSEC), by which any report
- * would have come.
+ * without a report: twice the reaper's own bound (REAP_DEADLINE_MSEC) for each request the
+ * reaper still has (it works one at a time), by which any report would have come.
  */
 #define VICTIM_WAIT_USEC (2ull * REAP_DEADLINE_MSEC * 1000)
+
+/* victim_wait_usec() - VICTIM_WAIT_USEC for each request with the reaper, and one more. */
+uint64_t victim_wait_usec(struct daemon *d);
 
 enum arm_action { ARM_KEEP, ARM_DROP, ARM_CHOOSE };
 

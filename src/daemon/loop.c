@@ -86,7 +86,6 @@ static void reload(struct daemon *d)
 		config_release(&next);
 		return;
 	}
-	daemon_handle_reports(d); /* the reports name scopes: take them before any change */
 	if (!same_scopes(&d->cfg, &next)) {
 		if (reaper_busy(&d->reaper)) {
 			log_msg(
@@ -96,13 +95,17 @@ static void reload(struct daemon *d)
 			config_release(&next);
 			return;
 		}
+		/* Idle, so every report is in the pipe: they name scopes, take them first. */
+		daemon_handle_reports(d);
 		if (!replace_scopes(d, &next))
 			return;
 	} else {
 		config_release(&d->cfg);
 		d->cfg = next;
-		for (size_t i = 0; i < d->nr_scopes; i++)
+		for (size_t i = 0; i < d->nr_scopes; i++) {
 			d->scopes[i].reserve_permille = d->cfg.reserve_permille;
+			candidate_drop(&d->scopes[i]); /* chosen under the old rules */
+		}
 	}
 	log_max_prio = d->cfg.log_level;
 	reaper_set_reap(&d->reaper, d->cfg.reap);

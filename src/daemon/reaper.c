@@ -484,12 +484,17 @@ void reaper_set_reap(struct reaper *r, bool reap)
 
 bool reaper_busy(struct reaper *r)
 {
-	bool busy;
+	return reaper_queued(r) > 0;
+}
+
+unsigned int reaper_queued(struct reaper *r)
+{
+	unsigned int n;
 
 	pthread_mutex_lock(&r->lock);
-	busy = r->count > 0;
+	n = r->count;
 	pthread_mutex_unlock(&r->lock);
-	return busy;
+	return n;
 }
 
 int reaper_read_report(struct reaper *r, struct reap_report *ret_report)

@@ -207,6 +207,8 @@ int reaper_read_report(struct reaper *r, struct reap_report *ret_report);
 void reaper_set_reap(struct reaper *r, bool reap);
 /* reaper_busy() - requests queued or being worked on. */
 bool reaper_busy(struct reaper *r);
+/* reaper_queued() - how many: each may take REAP_DEADLINE_MSEC before the next is started. */
+unsigned int reaper_queued(struct reaper *r);
 /*
  * reaper_stop() - let the reaper finish the victim in progress (so within REAP_DEADLINE_MSEC
  * and a measure), drop the queued ones, stop the callers (reap_callers_stop(): lost ones are

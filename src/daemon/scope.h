@@ -255,6 +255,9 @@ void scope_build_request(const struct scope *s, struct alloc_request *ret_req);
  */
 bool scope_resolved(const struct scope *s);
 
+/* scope_kernel_killed() - the kernel's own OOM killer acted in @s (a group) since @before. */
+bool scope_kernel_killed(const struct scope *s, const struct scope_snapshot *before);
+
 /* scope_oom_progress() - a kill freed memory: the no-progress count and the window start
  * again (refaults from before the kill say nothing of the memory after it). */
 void scope_oom_progress(struct scope *s);

@@ -106,6 +106,14 @@ void scope_build_request(const struct scope *s, struct alloc_request *ret_req)
 	ret_req->nr_zones = s->cur.nr_zones;
 }
 
+bool scope_kernel_killed(const struct scope *s, const struct scope_snapshot *before)
+{
+	/* The machine's oom_kill (vmstat) counts every memory cgroup's kills too: a container at
+	 * its own limit is no progress of the machine's. A group's counts its own (and below). */
+	return s->kind != SCOPE_MACHINE && before->time_usec &&
+	       s->cur.kernel_oom_kills > before->kernel_oom_kills;
+}
+
 void scope_decide(struct scope *s, const struct config *c)
 {
 	struct progress_params params = {c->stall_bound_permille, c->refault_min_pages};
@@ -115,7 +123,7 @@ void scope_decide(struct scope *s, const struct config *c)
 
 	s->oom = false;
 	s->decided = false;
-	if (s->has_prev && s->cur.kernel_oom_kills > s->prev.kernel_oom_kills) {
+	if (scope_kernel_killed(s, &s->prev)) {
 		/* The kernel's killer freed memory in the scope: progress, as a kill of ours is. */
 		scope_oom_progress(s);
 		memset(&s->decision, 0, sizeof(s->decision));

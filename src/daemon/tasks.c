@@ -472,6 +472,8 @@ static int walk_cgroup(struct task_list *tl, const struct scope *s, const struct
 	long n;
 
 	r = list_procs_file(tl, s, c, vt, self_pid, dir, scratch, size);
+	if (depth && (r == -ENOENT || r == -ENODEV))
+		return 0; /* a child removed during the walk is not an error */
 	if (r < 0 || depth >= TASKS_MAX_DEPTH)
 		return r;
 	fd = sys_open_path(NULL, dir, O_RDONLY | O_DIRECTORY);

@@ -101,6 +101,17 @@ static void test_kernel_kill_is_progress(void **state)
 	assert_string_equal(s.decision.reason, "the kernel killed");
 	/* The thrash goes on: the whole count again, as from the start (test_thrash_reaches_oom). */
 	assert_int_equal(rounds_to_oom(&s, &c, 0, 400, false, 100), 16);
+	/* The machine's counter (vmstat) counts every cgroup's kernel kills: no progress of its. */
+	v1_scope(&s, &c, 0, 1600);
+	s.kind = SCOPE_MACHINE;
+	assert_int_equal(rounds_to_oom(&s, &c, 0, 400, false, 10), 0);
+	s.prev = s.cur;
+	s.cur.kernel_oom_kills++;
+	s.cur.time_usec += MS100;
+	s.cur.refaulted += 400;
+	scope_push_history(&s);
+	scope_decide(&s, &c);
+	assert_true(s.retry.no_progress_loops > 10);
 }
 
 static void test_healthy_never_oom(void **state)

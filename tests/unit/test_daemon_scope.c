@@ -440,6 +440,37 @@ static void test_v1_group_many_tasks(void **state)
 	assert_int_equal(system(cmd), 0);
 }
 
+/* A child group removed while a listing walks its parent (its cgroup.procs gone): the parent's
+ * tasks are listed and the listing is whole (it failed with ENOENT, and no victim was chosen). */
+static void test_child_group_removed(void **state)
+{
+	char root[] = "/tmp/oomguard-test-child-XXXXXX", cmd[600];
+	struct victim_table vt = {0};
+	struct cgroup_mounts m;
+	struct config c;
+	struct scope s;
+	char err[256] = "";
+
+	(void)state;
+	assert_non_null(mkdtemp(root));
+	snprintf(cmd, sizeof(cmd),
+		 "cp -r tests/fixtures/k6.18/proc tests/fixtures/k6.18/sys %s/ && "
+		 "mkdir %s/sys/fs/cgroup/memory/oomguard-fixture/gone",
+		 root, root);
+	assert_int_equal(system(cmd), 0);
+	config_defaults(&c);
+	mounts_of(root, &m);
+	assert_int_equal(scope_init_cgroup(&s, root, "/sys/fs/cgroup/memory/oomguard-fixture", &m,
+					   FIXTURE_PAGE_SHIFT, scratch, err, sizeof(err)),
+			 0);
+	assert_int_equal(tasks_acquire(&tl, &s, &c, &vt, 1, scratch, sizeof(scratch)), 0);
+	assert_int_equal(tl.nr, 1);
+	tasks_close(&tl);
+	scope_close(&s);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
+	assert_int_equal(system(cmd), 0);
+}
+
 /*
  * A container whose /proc/meminfo reads MemTotal 0 (an lxcfs view gone wrong): a group needs
  * meminfo only to bound its limit by the machine's, so it is watched with its own limit (it
@@ -703,6 +734,7 @@ int main(void)
 	    cmocka_unit_test(test_mountinfo_large_host),
 	    cmocka_unit_test(test_machine_large_hosts),
 	    cmocka_unit_test(test_container_memtotal_zero),
+	    cmocka_unit_test(test_child_group_removed),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
