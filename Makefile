@@ -135,6 +135,12 @@ bench: oomguard $(BENCH_BIN) $(TOOLS)
 check-vm: oomguard $(TOOLS)
 	@tests/vm/run.sh
 
+# The soak, not part of `make check` (bench/soak.sh; root, cgroup v1 memory and blkio): one
+# ./oomguard, started once, through floods and thrashes in v1 groups for SOAK_SECONDS (3600).
+.PHONY: soak
+soak: oomguard $(TOOLS)
+	@bench/soak.sh
+
 # Fuzzing, not part of `make check` (tests/fuzz/README.md): `make fuzz FUZZ_SECONDS=N` builds a
 # libFuzzer harness per parser of kernel text with clang (-fsanitize=fuzzer,address,undefined),
 # runs each for N seconds on its seeds and prints the executions of each and in total.
