@@ -144,14 +144,21 @@ static int real_sched_setscheduler_self(int policy, const struct sched_param *pa
 	return -pthread_setschedparam(pthread_self(), policy, param);
 }
 
+/* glibc declares the resource as an enum, musl as int: the table takes an int for both. */
+#ifdef __GLIBC__
+typedef __rlimit_resource_t rlimit_resource;
+#else
+typedef int rlimit_resource;
+#endif
+
 static int real_getrlimit(int resource, struct rlimit *ret_rlim)
 {
-	return getrlimit(resource, ret_rlim) < 0 ? -errno : 0;
+	return getrlimit((rlimit_resource)resource, ret_rlim) < 0 ? -errno : 0;
 }
 
 static int real_setrlimit(int resource, const struct rlimit *rlim)
 {
-	return setrlimit(resource, rlim) < 0 ? -errno : 0;
+	return setrlimit((rlimit_resource)resource, rlim) < 0 ? -errno : 0;
 }
 
 const struct sys_ops sys_ops_real = {

@@ -43,4 +43,30 @@ static inline int fuzz_terminated(const char *s, size_t size)
 	return memchr(s, '\0', size) != NULL;
 }
 
+/* FUZZ_ACCEPTED(r) - the errors a parser of kernel text may give: malformed, wrapped, missing. */
+#define FUZZ_ACCEPTED(r) ((r) == 0 || (r) == -EINVAL || (r) == -ERANGE || (r) == -ENODATA)
+
+/*
+ * FUZZ_COUNTERS_HARNESS(type, parse) - the whole harness of a parser that fills a struct of
+ * uint64_t counters and sizes: it returns only FUZZ_ACCEPTED errors, and no value it accepts
+ * is a wrapped (negative) one.
+ */
+#define FUZZ_COUNTERS_HARNESS(type, parse)                                                         \
+	int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)                               \
+	{                                                                                          \
+		char *b = fuzz_buf(data, size);                                                    \
+		type s;                                                                            \
+		int r = parse(b, &s);                                                              \
+                                                                                                   \
+		FUZZ_CHECK(FUZZ_ACCEPTED(r));                                                      \
+		if (r == 0) {                                                                      \
+			const uint64_t *f = (const uint64_t *)&s;                                  \
+                                                                                                   \
+			for (size_t i = 0; i < sizeof(s) / sizeof(*f); i++)                        \
+				FUZZ_CHECK(f[i] < FUZZ_WRAPPED_MIN);                               \
+		}                                                                                  \
+		free(b);                                                                           \
+		return 0;                                                                          \
+	}
+
 #endif
