@@ -386,6 +386,15 @@ static void test_machine_gate(void **state)
  * (PF_KTHREAD, no Vm* lines) never is; a protected name never is. */
 static struct task_list tl;
 
+/* Removes a test's copy of a fixture tree (made with mkdtemp() under /tmp). */
+static void fixture_remove(const char *root)
+{
+	char cmd[300];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
+	assert_int_equal(system(cmd), 0);
+}
+
 /* Writes @text to @root/proc/@pid/@name (the directories made as needed). */
 static void put(const char *root, int pid, const char *name, const char *text)
 {
@@ -436,8 +445,7 @@ static void test_v1_group_many_tasks(void **state)
 	assert_false(tl.truncated);
 	tasks_close(&tl);
 	scope_close(&s);
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
-	assert_int_equal(system(cmd), 0);
+	fixture_remove(root);
 }
 
 /* A child group removed while a listing walks its parent (its cgroup.procs gone): the parent's
@@ -467,8 +475,7 @@ static void test_child_group_removed(void **state)
 	assert_int_equal(tl.nr, 1);
 	tasks_close(&tl);
 	scope_close(&s);
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
-	assert_int_equal(system(cmd), 0);
+	fixture_remove(root);
 }
 
 /*
@@ -498,8 +505,7 @@ static void test_container_memtotal_zero(void **state)
 	scope_close(&s);
 	assert_true(scope_init_machine(&s, root, FIXTURE_PAGE_SHIFT, scratch) < 0);
 	scope_close(&s);
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
-	assert_int_equal(system(cmd), 0);
+	fixture_remove(root);
 }
 
 /*
@@ -546,8 +552,7 @@ static void test_machine_large_hosts(void **state)
 		scope_close(&s);
 		assert_null(s.zone_text);
 	}
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
-	assert_int_equal(system(cmd), 0);
+	fixture_remove(root);
 }
 
 /*
@@ -589,8 +594,7 @@ static void test_mountinfo_large_host(void **state)
 	assert_int_equal(read_mountinfo(root, scratch, sizeof(scratch), &m), 0);
 	assert_string_equal(m.v1_memory, "/sys/fs/cgroup/memory");
 	assert_string_equal(m.v2, "/sys/fs/cgroup/unified");
-	snprintf(path, sizeof(path), "rm -rf %s", root);
-	assert_int_equal(system(path), 0);
+	fixture_remove(root);
 }
 
 /*
@@ -641,8 +645,7 @@ static void test_kthread_pid_reused(void **state)
 	assert_false(tl.tasks[idx].flags & OOM_TASK_KTHREAD);
 	tasks_close(&tl);
 	scope_close(&s);
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
-	assert_int_equal(system(cmd), 0);
+	fixture_remove(root);
 }
 
 static void test_machine_tasks(void **state)
