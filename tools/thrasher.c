@@ -6,6 +6,7 @@
 #include <getopt.h>
 #include <inttypes.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 
 #include "tool_util.h"
 
@@ -14,17 +15,19 @@
 static void usage(FILE *out)
 {
 	fprintf(out,
-		"usage: thrasher [-a ANON] [-f FILE_SIZE] [-i MSEC] [-d SEC] [-r FD] [-k] PATH\n"
+		"usage: thrasher [-a ANON] [-f FILE_SIZE] [-i MSEC] [-d SEC] [-r FD] [-k] [-m] PATH\n"
 		"  PATH          the file to reread; written first (FILE_SIZE), removed at exit\n"
 		"  -a ANON       anonymous memory to hold (default 0)\n"
 		"  -f FILE_SIZE  size of the file (default 64M)\n"
 		"  -k            use PATH as it is (do not write it, do not remove it)\n"
+		"  -m            read the file through a shared mapping (one byte per page) instead of\n"
+		"                read()\n"
 		"  -i MSEC       print progress every MSEC (default 1000)\n"
 		"  -d SEC        stop after SEC seconds (default: until a signal)\n"
 		"  -r FD         write one byte to FD when the loop starts, then close it\n"
 		"Prints 'ready anon_kib=N file_kib=N', then per interval\n"
-		"'progress t_ms=T read_mib_s=R passes=P', and at the end 'done read_mib=M "
-		"passes=P'.\n");
+		"'progress t_ms=T read_mib_s=R passes=P', at the end of each pass 'pass P t_ms=T "
+		"real_ms=W' (W: CLOCK_REALTIME in ms), and at the end 'done read_mib=M passes=P'.\n");
 }
 
 /**
@@ -61,18 +64,47 @@ static int make_file(const char *path, uint64_t size_kib, unsigned char *chunk)
 	return err;
 }
 
+/* The end of a pass: said at once, with the wall clock, so that a driver can time what follows
+ * (a thrash starts when the first pass ends). */
+static void print_pass(unsigned long passes, uint64_t start_usec)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	printf("pass %lu t_ms=%" PRIu64 " real_ms=%" PRIu64 "\n", passes,
+	       (tool_now_usec() - start_usec) / 1000,
+	       (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000);
+	fflush(stdout);
+}
+
+/* Where the mapped read's bytes go, so that the compiler keeps the reads. */
+static volatile unsigned int map_sink;
+
+/* One step of the mapped read: a byte of each page of the next chunk. Return: bytes covered,
+ * 0 at the end of the file. */
+static ssize_t map_step(const unsigned char *map, uint64_t size, off_t off, unsigned int *sum)
+{
+	uint64_t end = (uint64_t)off + CHUNK_BYTES < size ? (uint64_t)off + CHUNK_BYTES : size;
+
+	for (uint64_t o = (uint64_t)off; o < end; o += TOOL_PAGE_SIZE)
+		*sum += map[o];
+	return (ssize_t)(end - (uint64_t)off);
+}
+
 int main(int argc, char **argv)
 {
 	uint64_t anon_kib = 0, file_kib = 64 * 1024, read_bytes = 0, interval_bytes = 0;
 	unsigned long interval_msec = 1000, duration_sec = 0, passes = 0;
-	int keep = 0, ready_fd = -1, opt, fd, rc = 0;
-	unsigned char *anon = NULL, *chunk;
+	int keep = 0, mapped = 0, ready_fd = -1, opt, fd, rc = 0;
+	unsigned char *anon = NULL, *chunk, *map = NULL;
+	unsigned int sum = 0;
+	uint64_t map_size = 0;
 	uint64_t start_usec, last_usec, end_usec = 0;
 	size_t anon_bytes, anon_off = 0;
 	const char *path;
 	off_t off = 0;
 
-	while ((opt = getopt(argc, argv, "a:f:i:d:r:kh")) != -1) {
+	while ((opt = getopt(argc, argv, "a:f:i:d:r:kmh")) != -1) {
 		switch (opt) {
 		case 'a':
 			if (tool_parse_size_kib(optarg, &anon_kib) < 0) {
@@ -97,6 +129,9 @@ int main(int argc, char **argv)
 			break;
 		case 'k':
 			keep = 1;
+			break;
+		case 'm':
+			mapped = 1;
 			break;
 		case 'h':
 			usage(stdout);
@@ -152,6 +187,25 @@ int main(int argc, char **argv)
 		rc = 1;
 		goto out;
 	}
+	if (mapped) {
+		struct stat st;
+
+		if (fstat(fd, &st) < 0 || st.st_size <= 0) {
+			fprintf(stderr, "thrasher: %s: empty or unreadable\n", path);
+			rc = 1;
+			close(fd);
+			goto out;
+		}
+		map_size = (uint64_t)st.st_size;
+		map = mmap(NULL, map_size, PROT_READ, MAP_SHARED, fd, 0);
+		if (map == MAP_FAILED) {
+			perror("thrasher: mmap file");
+			map = NULL;
+			rc = 1;
+			close(fd);
+			goto out;
+		}
+	}
 	printf("ready anon_kib=%" PRIu64 " file_kib=%" PRIu64 "\n", anon_kib, file_kib);
 	fflush(stdout);
 	tool_signal_ready(ready_fd);
@@ -159,7 +213,7 @@ int main(int argc, char **argv)
 	if (duration_sec)
 		end_usec = start_usec + (uint64_t)duration_sec * 1000000ULL;
 	while (!tool_stop) {
-		ssize_t n = pread(fd, chunk, CHUNK_BYTES, off);
+		ssize_t n = map ? map_step(map, map_size, off, &sum) : pread(fd, chunk, CHUNK_BYTES, off);
 		uint64_t now;
 
 		if (n < 0 && errno != EINTR) {
@@ -170,6 +224,7 @@ int main(int argc, char **argv)
 		if (n == 0) {
 			off = 0;
 			passes++;
+			print_pass(passes, start_usec);
 		} else if (n > 0) {
 			off += n;
 			read_bytes += (uint64_t)n;
@@ -194,7 +249,10 @@ int main(int argc, char **argv)
 		if (end_usec && now >= end_usec)
 			break;
 	}
+	if (map)
+		munmap(map, map_size);
 	close(fd);
+	map_sink = sum;
 	printf("done read_mib=%" PRIu64 " passes=%lu\n", read_bytes / (1024 * 1024), passes);
 out:
 	if (!keep)

@@ -121,13 +121,14 @@ static void log_started(const struct daemon *d)
 	for (size_t i = 0; i < d->nr_scopes; i++) {
 		const struct scope *s = &d->scopes[i];
 
-		log_msg(LOG_PRIO_INFO, "scope %s (%s)%s%s", s->name, scope_kind_name(s->kind),
-			s->oom_efd >= 0 ? ", OOM eventfd" : "",
+		log_msg(LOG_PRIO_INFO, "scope %s (%s)%s%s, reads %s", s->name,
+			scope_kind_name(s->kind), s->oom_efd >= 0 ? ", OOM eventfd" : "",
 			s->pressure_efd >= 0 ||
 				(s->kind == SCOPE_MACHINE && d->ev.machine_efd >= 0)
 			    ? ", vmpressure eventfd"
 			: s->events_watch_fd >= 0 ? ", memory.events watched"
-						  : "");
+						  : "",
+			scope_reads_name(s));
 	}
 }
 

@@ -103,6 +103,7 @@ static const struct scope_file v1_files[NR_V1_FILES] = {
     [V1_FAILCNT] = {"/memory.failcnt", false, parse_u64},
     [V1_STAT] = {"/memory.stat", false, parse_v1_stat},
     [V1_OOM_CONTROL] = {"/memory.oom_control", false, parse_v1_oom_control},
+    [V1_READS] = {NULL, false, NULL}, /* reads_files[] */
 };
 
 static const struct scope_file v2_files[NR_V2_FILES] = {
@@ -112,6 +113,34 @@ static const struct scope_file v2_files[NR_V2_FILES] = {
     [V2_STAT] = {"/memory.stat", false, parse_v2_stat},
     [V2_PRESSURE] = {"/memory.pressure", false, parse_psi},
     [V2_HIGH] = {"/memory.high", false, parse_u64},
+    [V2_READS] = {NULL, false, NULL}, /* reads_files[] */
+};
+
+static int parse_vmstat_read_pages(const char *buf, void *ret)
+{
+	struct proc_vmstat vm;
+	int r = parse_vmstat_buf(buf, &vm);
+
+	*(uint64_t *)ret = vm.pgpgin_kib * 1024; /* as bytes, like the others */
+	return r;
+}
+
+static int parse_blkio_read_bytes(const char *buf, void *ret)
+{
+	return parse_blkio_read_bytes_buf(buf, ret);
+}
+
+static int parse_io_stat_rbytes(const char *buf, void *ret)
+{
+	return parse_io_stat_rbytes_buf(buf, ret);
+}
+
+/* A group's V1_READS / V2_READS, by its @reads: bytes read. The path of the last two is the
+ * scope's @reads_path. */
+static const struct scope_file reads_files[] = {
+    [READS_MACHINE] = {"/proc/vmstat", true, parse_vmstat_read_pages},
+    [READS_V1_BLKIO] = {NULL, false, parse_blkio_read_bytes},
+    [READS_V2_IO_STAT] = {NULL, false, parse_io_stat_rbytes},
 };
 
 static const struct scope_file *const scope_files[] = {
@@ -138,7 +167,12 @@ static int scope_load(struct scope *s, unsigned int f, char *scratch, void *ret)
 	size_t size = SCOPE_SCRATCH_SIZE;
 	ssize_t n;
 
-	if (s->kind != SCOPE_MACHINE) {
+	if (!sf->path) { /* a group's reads */
+		sf = &reads_files[s->reads];
+		path = sf->path ? sf->path : s->reads_path;
+		if (!sf->path)
+			root = NULL;
+	} else if (s->kind != SCOPE_MACHINE) {
 		if (sys_join_path(full, sizeof(full), s->dir, sf->path) < 0)
 			return -ENAMETOOLONG;
 		root = NULL;
@@ -232,6 +266,48 @@ static bool v2_has_memory(const char *root, const char *mnt)
 	return false;
 }
 
+/*
+ * Where a group's reads are counted: v1, the blkio group of the same path when the blkio
+ * hierarchy is mounted and it exists; v2, the group's io.stat when the io controller is on for
+ * it. Else the machine's pgpgin.
+ */
+static void find_reads(struct scope *s, const char *root, const char *path,
+		       const struct cgroup_mounts *mounts)
+{
+	char dir[CONFIG_PATH_MAX + 32];
+	int fd;
+
+	s->reads = READS_MACHINE;
+	s->reads_path[0] = '\0';
+	if (s->kind == SCOPE_CGROUP_V1) {
+		if (!mounts->v1_blkio[0] ||
+		    snprintf(dir, sizeof(dir), "%s%s", mounts->v1_blkio,
+			     path + strlen(mounts->v1_memory)) >= (int)sizeof(dir) ||
+		    sys_join_path(s->reads_path, sizeof(s->reads_path) - 48, root, dir) < 0)
+			return;
+		strcat(s->reads_path, "/blkio.throttle.io_service_bytes_recursive");
+		s->reads = READS_V1_BLKIO;
+	} else {
+		if (sys_join_path(s->reads_path, sizeof(s->reads_path), s->dir, "/io.stat") < 0)
+			return;
+		s->reads = READS_V2_IO_STAT;
+	}
+	fd = sys_open_path(NULL, s->reads_path, O_RDONLY);
+	if (fd >= 0) {
+		sys->close(fd);
+		return;
+	}
+	s->reads = READS_MACHINE;
+	s->reads_path[0] = '\0';
+}
+
+const char *scope_reads_name(const struct scope *s)
+{
+	return s->reads == READS_V1_BLKIO     ? "blkio"
+	       : s->reads == READS_V2_IO_STAT ? "io.stat"
+					      : "machine pgpgin";
+}
+
 int scope_init_cgroup(struct scope *s, const char *root, const char *path,
 		      const struct cgroup_mounts *mounts, unsigned int page_shift, char *scratch,
 		      char *err, size_t errsize)
@@ -279,6 +355,7 @@ int scope_init_cgroup(struct scope *s, const char *root, const char *path,
 		snprintf(err, errsize, "%s: not a memory cgroup (%s)", path, strerror(-r));
 		return -ENOTDIR;
 	}
+	find_reads(s, root, path, mounts);
 	return 0;
 }
 
@@ -316,7 +393,7 @@ void scope_close(struct scope *s)
 static bool may_skip(const struct scope *s, const struct round_gate *gate)
 {
 	return gate && s->cur.time_usec && s->full_age + 1 < SCOPE_FULL_READ_ROUNDS &&
-	       !s->cur.parked && !s->woken;
+	       !s->cur.parked && !s->woken && !s->warm;
 }
 
 /* This round reads nothing: the files age. */
@@ -331,6 +408,18 @@ static void read_all(struct scope *s)
 {
 	s->full_age = 0;
 	s->woken = false;
+}
+
+/* A group's pages read (file @f of its kind: V1_READS, V2_READS). */
+static int read_pages(struct scope *s, unsigned int f, char *scratch, uint64_t *ret_pages)
+{
+	uint64_t bytes;
+	int r = scope_load(s, f, scratch, &bytes);
+
+	if (r < 0)
+		return r;
+	*ret_pages = bytes_to_pages(bytes, s->page_shift);
+	return 0;
 }
 
 static int acquire_machine(struct scope *s, char *scratch, struct scope_snapshot *snap,
@@ -353,6 +442,8 @@ static int acquire_machine(struct scope *s, char *scratch, struct scope_snapshot
 	 * Quiet: no task on the machine stalled on memory since the last read. Direct reclaim
 	 * and workingset refaults count in PSI, so an unchanged total means no round to judge.
 	 */
+	if (s->cur.time_usec && snap->stall_usec != s->cur.stall_usec)
+		s->warm = SCOPE_WARM_ROUNDS;
 	if (may_skip(s, gate) && snap->stall_usec == s->cur.stall_usec)
 		return skip(s);
 	r = scope_load(s, MACHINE_VMSTAT, scratch, &vm);
@@ -361,6 +452,7 @@ static int acquire_machine(struct scope *s, char *scratch, struct scope_snapshot
 	snap->stall_events = vm.allocstall;
 	snap->reclaimed = vm.pgsteal;
 	snap->refaulted = vm.workingset_refault_file + vm.workingset_refault_anon;
+	snap->read_pages = kib_to_pages(vm.pgpgin_kib, s->page_shift);
 	snap->kernel_oom_kills = vm.oom_kill;
 	read_all(s);
 	r = scope_load(s, MACHINE_MEMINFO, scratch, &mi);
@@ -402,6 +494,8 @@ static int acquire_v1(struct scope *s, char *scratch, struct scope_snapshot *sna
 
 		pressure = sys->read(s->pressure_efd, &count, sizeof(count)) == sizeof(count);
 	}
+	if (pressure || s->woken)
+		s->warm = SCOPE_WARM_ROUNDS;
 	quiet = may_skip(s, gate);
 	if (s->pressure_efd >= 0) {
 		/*
@@ -449,6 +543,9 @@ static int acquire_v1(struct scope *s, char *scratch, struct scope_snapshot *sna
 	snap->file_bytes = st.inactive_file_bytes + st.active_file_bytes;
 	snap->anon_bytes = st.inactive_anon_bytes + st.active_anon_bytes;
 	snap->refaulted = st.workingset_refault_file + st.workingset_refault_anon;
+	r = read_pages(s, V1_READS, scratch, &snap->read_pages);
+	if (r < 0)
+		return r;
 	snap->reclaimed = 0;
 	snap->stall_usec = 0;
 	snap->swap_free = false;
@@ -468,6 +565,8 @@ static int acquire_v2(struct scope *s, char *scratch, struct scope_snapshot *sna
 
 	/* memory.events unchanged: no charge failed at memory.max, none was throttled over
 	 * memory.high, no OOM, here or below (its counts are hierarchical). */
+	if (s->woken)
+		s->warm = SCOPE_WARM_ROUNDS;
 	if (s->events_watch_fd >= 0 && may_skip(s, gate))
 		return skip(s);
 	read_all(s);
@@ -497,6 +596,9 @@ static int acquire_v2(struct scope *s, char *scratch, struct scope_snapshot *sna
 	snap->kernel_oom_kills = ev.oom_kill;
 	snap->reclaimed = st.pgsteal;
 	snap->refaulted = st.workingset_refault_file + st.workingset_refault_anon;
+	r = read_pages(s, V2_READS, scratch, &snap->read_pages);
+	if (r < 0)
+		return r;
 	snap->file_bytes = st.inactive_file_bytes + st.active_file_bytes;
 	snap->anon_bytes = st.inactive_anon_bytes + st.active_anon_bytes;
 	/* Not every kernel has per-group PSI: without it, no stall time. */
@@ -520,6 +622,8 @@ int scope_acquire_gated(struct scope *s, char *scratch, uint64_t now_usec,
 	int r;
 
 	snap.time_usec = now_usec;
+	if (s->warm)
+		s->warm--;
 	switch (s->kind) {
 	case SCOPE_MACHINE:
 		r = acquire_machine(s, scratch, &snap, gate);

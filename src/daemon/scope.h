@@ -30,6 +30,10 @@ enum scope_kind { SCOPE_MACHINE, SCOPE_CGROUP_V1, SCOPE_CGROUP_V2 };
  */
 #define SCOPE_WINDOW_ROUNDS 10
 
+/* Rounds of counters kept: the window, and the span of the read share (progress.h), whose
+ * PROGRESS_SPAN_MAX_USEC is 30 rounds at the default interval. */
+#define SCOPE_HISTORY_ROUNDS 32
+
 /*
  * The files a scope keeps open and re-reads with pread (open and close cost more than the read
  * of a small cgroupfs file), named per kind; the tables in scope.c say where each one is, how it
@@ -44,22 +48,44 @@ enum machine_file {
 	MACHINE_PSI,
 	NR_MACHINE_FILES
 };
-enum v1_file { V1_LIMIT, V1_USAGE, V1_FAILCNT, V1_STAT, V1_OOM_CONTROL, NR_V1_FILES };
-enum v2_file { V2_MAX, V2_CURRENT, V2_EVENTS, V2_STAT, V2_PRESSURE, V2_HIGH, NR_V2_FILES };
-#define SCOPE_MAX_FILES 6 /* the most of any kind: v2 */
+enum v1_file { V1_LIMIT, V1_USAGE, V1_FAILCNT, V1_STAT, V1_OOM_CONTROL, V1_READS, NR_V1_FILES };
+enum v2_file {
+	V2_MAX,
+	V2_CURRENT,
+	V2_EVENTS,
+	V2_STAT,
+	V2_PRESSURE,
+	V2_HIGH,
+	V2_READS,
+	NR_V2_FILES
+};
+#define SCOPE_MAX_FILES 7 /* the most of any kind: v2 */
+
+/* Where a scope's pages read are counted (struct scope @reads). */
+enum scope_reads { READS_MACHINE, READS_V1_BLKIO, READS_V2_IO_STAT };
+
+/*
+ * A scope that an event woke is read every round for this many rounds after (5 s at the
+ * default interval), events or not: vmpressure signals per 512 pages scanned, from a work
+ * item, and skips windows; measured, a group's first refaults of a thrash came 200-450 ms
+ * before its first event, and a slow disk's readahead batches 2 s apart. A quiet scope never
+ * woken reads nothing.
+ */
+#define SCOPE_WARM_ROUNDS 50
 
 /* A quiet scope re-reads its expensive files (zoneinfo; memory.stat) at least this often. */
 #define SCOPE_FULL_READ_ROUNDS 50
 
 /* The cumulative counters of one snapshot, kept for the window. */
 struct scope_counters {
-	uint64_t time_usec, stall_events, stall_usec, reclaimed, refaulted;
+	uint64_t time_usec, stall_events, stall_usec, reclaimed, refaulted, read_pages;
 };
 
 /*
  * struct scope_snapshot - what one acquire read.
  * @time_usec:     CLOCK_MONOTONIC when read
  * @stall_events, @stall_usec, @reclaimed, @refaulted:  cumulative counters (see round_sample)
+ * @read_pages:    pages read from block devices (struct scope's @reads says whose)
  * @zones:         the zonelist, preferred (highest) zone first
  * @limit_bytes, @usage_bytes:  cgroup limit and usage; machine: MemTotal and MemTotal -
  * MemAvailable
@@ -70,7 +96,7 @@ struct scope_counters {
  */
 struct scope_snapshot {
 	uint64_t time_usec;
-	uint64_t stall_events, stall_usec, reclaimed, refaulted;
+	uint64_t stall_events, stall_usec, reclaimed, refaulted, read_pages;
 	struct zone_snapshot zones[MAX_NR_ZONES];
 	size_t nr_zones;
 	uint64_t limit_bytes, usage_bytes, file_bytes, anon_bytes;
@@ -109,6 +135,10 @@ struct candidate {
  * @events_watch_fd: v2: memory.events opened for the loop's epoll set (kernfs signals a change
  *                with EPOLLPRI), or -1
  * @fds:          the kind's files (enum machine_file, v1_file, v2_file), -1 until first read
+ * @reads:        where a group's reads are counted, for the read share (progress.h): its v1
+ *                blkio twin, its v2 io.stat, or (neither) the machine's pgpgin, which can only
+ *                lower the share
+ * @reads_path:   the file of @reads for a group (under the root), "" for the machine's
  * @page_shift:   the kernel's page size (sys_page_shift()), for its byte and page counts
  * @cand:         the victim chosen ahead of the verdict
  * @kill_pending: a victim is with the reaper: kill no other in this scope until it reports
@@ -123,15 +153,18 @@ struct scope {
 	bool woken;
 	int events_watch_fd;
 	int fds[SCOPE_MAX_FILES];
+	enum scope_reads reads;
+	char reads_path[CONFIG_PATH_MAX + 64];
 	unsigned int page_shift;
 	unsigned int full_age;   /* acquires since the expensive files were last read */
+	unsigned int warm;       /* rounds left of reading every round (SCOPE_WARM_ROUNDS) */
 	uint64_t gate_stall_usec; /* the machine's PSI some total at that read */
 	uint64_t gate_refaulted;  /* the machine's refault counter at that read */
 	uint64_t mem_total_bytes;
 	unsigned int reserve_permille;
 	struct scope_snapshot prev, cur;
 	bool has_prev;
-	struct scope_counters hist[SCOPE_WINDOW_ROUNDS];
+	struct scope_counters hist[SCOPE_HISTORY_ROUNDS];
 	unsigned int hist_len, hist_next;
 	struct retry_state retry;
 	unsigned int quiet_rounds;
@@ -157,6 +190,9 @@ struct scope {
 
 /* "machine", "cgroup-v1" or "cgroup-v2". */
 const char *scope_kind_name(enum scope_kind kind);
+/* scope_reads_name() - where the scope's reads are counted, for the log: "blkio", "io.stat",
+ * "machine pgpgin". */
+const char *scope_reads_name(const struct scope *s);
 
 /* The machine scope, with pages of 1 << @page_shift bytes. Return: 0 or -errno. */
 int scope_init_machine(struct scope *s, const char *root, unsigned int page_shift, char *scratch);

@@ -85,15 +85,49 @@ void scope_push_history(struct scope *s)
 	h->stall_usec = s->cur.stall_usec;
 	h->reclaimed = s->cur.reclaimed;
 	h->refaulted = s->cur.refaulted;
-	s->hist_next = (s->hist_next + 1) % SCOPE_WINDOW_ROUNDS;
-	if (s->hist_len < SCOPE_WINDOW_ROUNDS)
+	h->read_pages = s->cur.read_pages;
+	s->hist_next = (s->hist_next + 1) % SCOPE_HISTORY_ROUNDS;
+	if (s->hist_len < SCOPE_HISTORY_ROUNDS)
 		s->hist_len++;
+}
+
+/* The counters @back rounds before the newest (0: the newest), or the oldest kept. */
+static const struct scope_counters *hist_back(const struct scope *s, unsigned int back)
+{
+	if (back >= s->hist_len)
+		back = s->hist_len - 1;
+	return &s->hist[(s->hist_next + SCOPE_HISTORY_ROUNDS - 1 - back) % SCOPE_HISTORY_ROUNDS];
 }
 
 static uint64_t delta(uint64_t cur, uint64_t prev)
 {
 	return cur >= prev ? cur - prev
 			   : 0; /* a counter that went back: the cgroup was recreated */
+}
+
+/*
+ * The span of the read share (progress.h): back from the newest round until the pages read
+ * since reach PROGRESS_SPAN_PAGES, at most PROGRESS_SPAN_MAX_USEC back.
+ */
+static void span_sample(const struct scope *s, struct round_sample *smp)
+{
+	const struct scope_counters *now = hist_back(s, 0), *old = now;
+
+	for (unsigned int back = 1; back < s->hist_len; back++) {
+		const struct scope_counters *h = hist_back(s, back);
+		uint64_t read, refaulted;
+
+		if (delta(now->time_usec, h->time_usec) > PROGRESS_SPAN_MAX_USEC)
+			break;
+		old = h;
+		read = delta(now->read_pages, h->read_pages);
+		refaulted = delta(now->refaulted, h->refaulted);
+		if (read >= PROGRESS_SPAN_PAGES || refaulted >= PROGRESS_SPAN_PAGES)
+			break;
+	}
+	smp->span_usec = delta(now->time_usec, old->time_usec);
+	smp->span_read_pages = delta(now->read_pages, old->read_pages);
+	smp->span_refaulted_pages = delta(now->refaulted, old->refaulted);
 }
 
 void scope_build_request(const struct scope *s, struct alloc_request *ret_req)
@@ -134,7 +168,7 @@ void scope_decide(struct scope *s, const struct config *c)
 	}
 	if (s->hist_len < 2)
 		return;
-	old = &s->hist[s->hist_len < SCOPE_WINDOW_ROUNDS ? 0 : s->hist_next];
+	old = hist_back(s, SCOPE_WINDOW_ROUNDS - 1);
 	memset(smp, 0, sizeof(*smp));
 	smp->interval_usec = delta(s->cur.time_usec, old->time_usec);
 	smp->stall_events = delta(s->cur.stall_events, old->stall_events);
@@ -143,7 +177,7 @@ void scope_decide(struct scope *s, const struct config *c)
 	smp->reclaimed_pages = delta(s->cur.reclaimed, old->reclaimed);
 	smp->has_reclaimed = s->kind != SCOPE_CGROUP_V1;
 	smp->refaulted_pages = delta(s->cur.refaulted, old->refaulted);
-	smp->file_pages = bytes_to_pages(s->cur.file_bytes, s->page_shift);
+	span_sample(s, smp);
 	smp->parked = s->cur.parked;
 	progress_round(smp, &params, &s->round);
 	s->decided = true;

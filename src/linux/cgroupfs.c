@@ -95,7 +95,7 @@ static void take_mount(char *dst, bool *dst_whole, const char *mnt, bool whole)
 /* What a walk of mountinfo keeps: the mounts so far, and whether each is of the whole tree. */
 struct mountinfo_walk {
 	struct cgroup_mounts m;
-	bool v1_whole, v2_whole;
+	bool v1_whole, v2_whole, blkio_whole;
 	size_t line_max; /* reading by lines: a line this long was cut (skipped); 0: whole buffer */
 	int err;
 };
@@ -105,7 +105,7 @@ static int mountinfo_line(const char *line, struct mountinfo_walk *w)
 {
 	char mnt[PATH_MAX];
 	const char *p = field_end(line) ? line : NULL, *root, *point, *fstype, *opts, *sep, *nl;
-	bool v1, v2, whole;
+	bool v1, v2, blkio, whole;
 
 	for (int f = 0; f < 3 && p; f++)
 		p = next_field(p);
@@ -123,9 +123,10 @@ static int mountinfo_line(const char *line, struct mountinfo_walk *w)
 	if (!opts)
 		return -EINVAL;
 	v2 = field_eq(fstype, field_end(fstype), "cgroup2");
-	v1 = field_eq(fstype, field_end(fstype), "cgroup") &&
-	     option_listed(opts, field_end(opts), "memory");
-	if (!v1 && !v2)
+	v1 = field_eq(fstype, field_end(fstype), "cgroup");
+	blkio = v1 && option_listed(opts, field_end(opts), "blkio");
+	v1 = v1 && option_listed(opts, field_end(opts), "memory");
+	if (!v1 && !v2 && !blkio)
 		return 0;
 	/* a mount point too long to open is no use: skipped */
 	if (!mount_point(point, field_end(point), mnt, sizeof(mnt)))
@@ -133,8 +134,10 @@ static int mountinfo_line(const char *line, struct mountinfo_walk *w)
 	whole = field_eq(root, field_end(root), "/");
 	if (v2)
 		take_mount(w->m.v2, &w->v2_whole, mnt, whole);
-	else
+	if (v1)
 		take_mount(w->m.v1_memory, &w->v1_whole, mnt, whole);
+	if (blkio)
+		take_mount(w->m.v1_blkio, &w->blkio_whole, mnt, whole);
 	return 0;
 }
 
@@ -352,6 +355,84 @@ static ssize_t read_in(const char *dir, const char *file, char *buf, size_t size
 	path[dlen] = '/';
 	memcpy(path + dlen + 1, file, flen + 1);
 	return sys_read_file(NULL, path, buf, size);
+}
+
+/* "MAJ:MIN" at @p, followed by a space: the rest of the line after it, or NULL. */
+static const char *device_field(const char *p)
+{
+	const char *q = p;
+
+	while (*q >= '0' && *q <= '9')
+		q++;
+	if (q == p || *q++ != ':')
+		return NULL;
+	p = q;
+	while (*q >= '0' && *q <= '9')
+		q++;
+	return q > p && *q == ' ' ? q + 1 : NULL;
+}
+
+/* The decimal at @p, ending at a space, a newline or the end: 0 or -EINVAL / -ERANGE. */
+static int add_decimal(const char *p, uint64_t *sum)
+{
+	uint64_t v = 0;
+	const char *q = p;
+
+	for (; *q >= '0' && *q <= '9'; q++) {
+		if (v > (UINT64_MAX - (uint64_t)(*q - '0')) / 10)
+			return -ERANGE;
+		v = v * 10 + (uint64_t)(*q - '0');
+	}
+	if (q == p || (*q && *q != ' ' && *q != '\n'))
+		return -EINVAL;
+	if (*sum > UINT64_MAX - v)
+		return -ERANGE;
+	*sum += v;
+	return 0;
+}
+
+int parse_blkio_read_bytes_buf(const char *buf, uint64_t *ret_bytes)
+{
+	uint64_t sum = 0;
+
+	for (const char *line = buf; line && *line; line = next_line(line)) {
+		const char *p = device_field(line);
+		int r;
+
+		if (!p) {
+			if (!strncmp(line, "Total ", 6)) /* the last line: all devices, all ops */
+				continue;
+			return -EINVAL;
+		}
+		if (strncmp(p, "Read ", 5))
+			continue;
+		r = add_decimal(p + 5, &sum);
+		if (r < 0)
+			return r;
+	}
+	*ret_bytes = sum;
+	return 0;
+}
+
+int parse_io_stat_rbytes_buf(const char *buf, uint64_t *ret_bytes)
+{
+	uint64_t sum = 0;
+
+	for (const char *line = buf; line && *line; line = next_line(line)) {
+		const char *p = device_field(line), *f;
+		int r;
+
+		if (!p)
+			return -EINVAL;
+		f = strstr(p, "rbytes=");
+		if (!f || f != p) /* rbytes is the first key (blkcg_print_one_stat()) */
+			return -EINVAL;
+		r = add_decimal(f + 7, &sum);
+		if (r < 0)
+			return r;
+	}
+	*ret_bytes = sum;
+	return 0;
 }
 
 int read_cgroup_u64(const char *dir, const char *file, uint64_t *ret_value)

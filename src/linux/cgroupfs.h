@@ -9,10 +9,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Where the memory controller lives: the v1 "memory" hierarchy and the v2 unified one. */
+/* Where the memory controller lives: the v1 "memory" hierarchy and the v2 unified one; and the
+ * v1 "blkio" hierarchy, which counts a group's reads (v1 memory.stat does not). */
 struct cgroup_mounts {
 	char v1_memory[PATH_MAX]; /* "" when not mounted */
 	char v2[PATH_MAX];        /* "" when not mounted */
+	char v1_blkio[PATH_MAX];  /* "" when not mounted */
 };
 
 /* v1 memory.stat (hierarchical total_* values when present), in pages or bytes as named. */
@@ -67,6 +69,15 @@ int parse_memcg_v2_events_buf(const char *buf, struct memcg_v2_events *ret_event
  * -ERANGE for any other value past INT64_MAX (a negative number printed unsigned).
  */
 int parse_u64_file_buf(const char *buf, uint64_t *ret_value);
+
+/*
+ * Bytes a group read from block devices, summed over devices: v1's
+ * blkio.throttle.io_service_bytes_recursive ("MAJ:MIN Read N" lines; the others, and "Total",
+ * skipped) and v2's io.stat ("MAJ:MIN rbytes=N wbytes=N ..."). Return: 0, -EINVAL on a
+ * malformed line, -ERANGE when the sum wraps.
+ */
+int parse_blkio_read_bytes_buf(const char *buf, uint64_t *ret_bytes);
+int parse_io_stat_rbytes_buf(const char *buf, uint64_t *ret_bytes);
 
 /* Readers: @dir is the cgroup's directory (absolute, may carry a fixture root prefix). */
 int read_mountinfo(const char *root, char *buf, size_t size, struct cgroup_mounts *ret_mounts);

@@ -30,6 +30,7 @@ static const struct kv_field vmstat_fields[] = {
     {"workingset_activate", VM(workingset_activate_file), 0},
     {"workingset_restore_file", VM(workingset_restore_file), 0},
     {"pgmajfault", VM(pgmajfault), 0},
+    {"pgpgin", VM(pgpgin_kib), 0},
     {"oom_kill", VM(oom_kill), 0},
 };
 #undef VM

@@ -31,6 +31,7 @@ struct proc_vmstat {
 	uint64_t workingset_activate_file;
 	uint64_t workingset_restore_file;
 	uint64_t pgmajfault;
+	uint64_t pgpgin_kib; /* read from storage (the kernel prints sectors / 2) */
 	uint64_t oom_kill;
 };
 

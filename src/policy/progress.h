@@ -8,12 +8,22 @@
 #include <stdint.h>
 
 /*
- * A scope without a reclaim counter (cgroup v1) makes no progress when the refaults of the
- * window reach 1/PROGRESS_REFAULT_FILE_DIV of its file LRU: its page cache is being read back
- * as fast as it is reclaimed. Measured (docs/daemon-design.md): a thrashing 256 MiB group refaults
- * ~30% of its file LRU per second, healthy reclaim 0-10%.
+ * Thrashing is told by what the scope reads, not by how fast: when most of the pages read into
+ * its page cache are refaults (pages it had and lost), its working set does not fit, whatever
+ * the disk's speed or the LRU's size; a cold read or a stream reads pages it never had (measured,
+ * docs/daemon-design.md "Thrashing"). The share is taken over the shortest trailing span whose
+ * reads reach PROGRESS_SPAN_PAGES (one round on a fast disk; back to the last readahead batch on
+ * a slow one), at most PROGRESS_SPAN_MAX_USEC back:
+ *   refaulted >= read / PROGRESS_THRASH_SHARE_DIV  thrashing (no progress);
+ *   refaulted <  read / PROGRESS_CLEAN_SHARE_DIV   clean;
+ *   in between                                     mixed (the count is held).
+ * Thrashing also needs @refault_min_pages refaults per second over the span (at least 1 s), so
+ * that a trickle of rereads on a fast disk is not a verdict.
  */
-#define PROGRESS_REFAULT_FILE_DIV 8
+#define PROGRESS_SPAN_PAGES        512
+#define PROGRESS_SPAN_MAX_USEC     3000000ull
+#define PROGRESS_THRASH_SHARE_DIV  2
+#define PROGRESS_CLEAN_SHARE_DIV   8
 
 /*
  * struct round_sample - the deltas of one poll interval of one scope.
@@ -25,7 +35,10 @@
  * @reclaimed_pages:    pgsteal delta; ignored unless @has_reclaimed
  * @has_reclaimed:      the scope counts reclaim (machine, v2); v1 does not
  * @refaulted_pages:    workingset_refault (file + anon) delta: reclaim undone
- * @file_pages:         the scope's file LRU now (the v1 refault bound is relative to it)
+ * @span_usec:          the trailing span the read share is taken over (see above)
+ * @span_refaulted_pages, @span_read_pages:  refaults and pages read (pgpgin) in that span; a
+ *                      scope whose tasks' reads are not counted apart reads the machine's, which
+ *                      can only lower the share
  * @parked:             v1 under_oom: tasks sleep on the OOM wait queue
  */
 struct round_sample {
@@ -36,14 +49,16 @@ struct round_sample {
 	uint64_t reclaimed_pages;
 	bool has_reclaimed;
 	uint64_t refaulted_pages;
-	uint64_t file_pages;
+	uint64_t span_usec;
+	uint64_t span_refaulted_pages;
+	uint64_t span_read_pages;
 	bool parked;
 };
 
 /*
  * struct progress_params - the bounds a round is judged by.
  * @stall_bound_permille:  PSI some above this share of the interval means no progress
- * @refault_min_pages:     refaults per window below this are noise, not a round by themselves
+ * @refault_min_pages:     refaults per window (per second for thrashing) below this are noise
  */
 struct progress_params {
 	unsigned int stall_bound_permille;
@@ -54,12 +69,16 @@ struct progress_params {
 #define PROGRESS_STALL_BOUND_PERMILLE 600
 #define PROGRESS_REFAULT_MIN_PAGES    256
 
+/* What the read share of the span says (above). */
+enum thrash_state { THRASH_NONE, THRASH_MIXED, THRASH_YES };
+
 /*
  * struct round_result - the judgement and the inputs behind it, for the log.
  * @is_round:          allocations stalled in the interval: the retry rule runs
  * @progress:          the round freed pages that stayed free
- * @hold:              v1: refaults between half the bound and the bound: too close to call;
- *                     the no-progress count neither grows nor resets (the rule does not run)
+ * @hold:              the read share is mixed: too close to call; the no-progress count
+ *                     neither grows nor resets (the rule does not run)
+ * @thrash:            what the read share says
  * @net_reclaimed:     reclaimed minus refaulted, floored at 0 (v1: 0, not measured)
  * @reclaimed_pages:   the reclaim figure used (v1: 0, not measured)
  * @reason:            fixed string naming the rule that decided
@@ -68,22 +87,32 @@ struct round_result {
 	bool is_round;
 	bool progress;
 	bool hold;
+	enum thrash_state thrash;
 	uint64_t net_reclaimed;
 	uint64_t reclaimed_pages;
 	const char *reason;
 };
 
 /*
+ * progress_thrash() - what the span's read share says (above), alone.
+ */
+enum thrash_state progress_thrash(const struct round_sample *s, const struct progress_params *p);
+
+/*
  * progress_round() - judge one poll interval. Rules, in order:
  *   1. Tasks parked under_oom: a round without progress (the kernel gave up reclaiming).
- *   2. No stalled allocation and refaults under @refault_min_pages: not a round.
- *   3. PSI some over @stall_bound_permille of the interval: no progress, whatever was freed.
- *   4. With a reclaim counter (machine, v2): reclaimed minus refaulted, progress when positive.
- *      Without (v1): no progress when the refaults reach max(@refault_min_pages,
- *      file_pages / PROGRESS_REFAULT_FILE_DIV); progress below half of that; in between, hold
- *      (blk-throttled rereads dip under the bound for a window now and then: such a dip must
- *      not restart the count). Failed charges (failcnt) are not counted as reclaim: a charge
- *      that keeps failing bumps failcnt on every retry.
+ *   2. No stalled allocation, refaults under @refault_min_pages and no thrashing or mixed
+ *      share: not a round.
+ *   3. Thrashing (progress_thrash()): no progress, whatever was reclaimed: the scope reads back
+ *      what reclaim took (a loop over a file larger than the room left for it refaults every
+ *      page it reads; the kernel's own thrash accounting, PSI and delay accounting, sees only
+ *      refaults of pages that were active, which such a loop never makes).
+ *   4. Mixed: hold (blk-throttled rereads interleave with cold reads now and then: such a span
+ *      must not restart the count).
+ *   5. PSI some over @stall_bound_permille of the interval: no progress, whatever was freed.
+ *   6. With a reclaim counter (machine, v2): reclaimed minus refaulted, progress when positive.
+ *      Without (v1): progress (what reclaim took stays taken). Failed charges (failcnt) are not
+ *      counted as reclaim: a charge that keeps failing bumps failcnt on every retry.
  */
 void progress_round(const struct round_sample *s, const struct progress_params *p,
 		    struct round_result *ret_result);

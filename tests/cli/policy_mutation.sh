@@ -63,15 +63,17 @@ badness.c	s@return a->start_time > b->start_time;@return a->start_time < b->star
 badness.c	s@return a_mem > b_mem;@return a_mem < b_mem;@	memory tie-break
 badness.c	s@adj \*= (long)(totalpages / 1000);@adj *= (long)(totalpages / 100);@	adj scale
 badness.c	s@if (t->oom_score_adj <= OOM_SCORE_ADJ_MIN)@if (t->oom_score_adj < OOM_SCORE_ADJ_MIN)@	adj -1000 killable
-progress.h	s@define PROGRESS_REFAULT_FILE_DIV 8@define PROGRESS_REFAULT_FILE_DIV 4@	v1 bound file / 4
-progress.h	s@define PROGRESS_REFAULT_FILE_DIV 8@define PROGRESS_REFAULT_FILE_DIV 16@	v1 bound file / 16
+progress.h	s@define PROGRESS_SPAN_PAGES\( *\)512@define PROGRESS_SPAN_PAGES\1511@	span minimum 511
+progress.h	s@define PROGRESS_SPAN_PAGES\( *\)512@define PROGRESS_SPAN_PAGES\1513@	span minimum 513
+progress.h	s@define PROGRESS_THRASH_SHARE_DIV\( *\)2@define PROGRESS_THRASH_SHARE_DIV\13@	thrash share a third
+progress.h	s@define PROGRESS_CLEAN_SHARE_DIV\( *\)8@define PROGRESS_CLEAN_SHARE_DIV\17@	clean share a seventh
 progress.h	s@define PROGRESS_STALL_BOUND_PERMILLE 600@define PROGRESS_STALL_BOUND_PERMILLE 599@	default stall bound 599
 progress.h	s@define PROGRESS_STALL_BOUND_PERMILLE 600@define PROGRESS_STALL_BOUND_PERMILLE 601@	default stall bound 601
 progress.h	s@define PROGRESS_REFAULT_MIN_PAGES\( *\)256@define PROGRESS_REFAULT_MIN_PAGES\1255@	default refault floor 255
 progress.h	s@define PROGRESS_REFAULT_MIN_PAGES\( *\)256@define PROGRESS_REFAULT_MIN_PAGES\1257@	default refault floor 257
 progress.c	s@if (s->parked)@if (0)@	parked rule dropped
 progress.c	s@r.reason = "tasks parked under_oom";@r.reason = "tasks parked under_oom"; r.is_round = false;@	parked not a round
-progress.c	s@s->refaulted_pages < p->refault_min_pages)@s->refaulted_pages <= p->refault_min_pages)@	refault floor < made <=
+progress.c	s@s->refaulted_pages < p->refault_min_pages \&\&@s->refaulted_pages <= p->refault_min_pages \&\&@	refault floor < made <=
 progress.c	s@!s->stall_events && @@	stalled allocations not a round
 progress.c	s@!s->stall_events && s->refaulted_pages@!s->stall_events || s->refaulted_pages@	not-a-round test && made ||
 progress.c	s@reclaimed = s->has_reclaimed ? s->reclaimed_pages : 0;@reclaimed = s->reclaimed_pages;@	v1 uses the reclaim figure
@@ -84,15 +86,22 @@ progress.c	s@s->stall_usec \* 1000 >@s->stall_usec * 1000 >=@	stall bound > made
 progress.c	s@s->stall_usec \* 1000 >@s->stall_usec * 100 >@	stall bound read as percent
 progress.c	s@s->interval_usec \* p->stall_bound_permille@s->interval_usec * PROGRESS_STALL_BOUND_PERMILLE@	stall bound param ignored
 progress.c	s@r.progress = r.net_reclaimed > 0;@r.progress = reclaimed > 0;@	gross reclaim is progress
-progress.c	s@if (bound < p->refault_min_pages)@if (0)@	v1 floor dropped
-progress.c	s@bound = p->refault_min_pages;@bound = PROGRESS_REFAULT_MIN_PAGES;@	v1 floor param ignored
-progress.c	s@s->refaulted_pages < bound / 2;@s->refaulted_pages <= bound / 2;@	v1 progress < made <=
-progress.c	s@s->refaulted_pages < bound / 2;@s->refaulted_pages < bound;@	v1 hold band gone
-progress.c	s@s->refaulted_pages < bound / 2;@s->refaulted_pages < bound / 4;@	v1 progress under a quarter
-progress.c	s@!r.progress && s->refaulted_pages < bound)@!r.progress \&\& s->refaulted_pages <= bound)@	v1 hold < made <=
-progress.c	s@if (!r.progress && s->refaulted_pages < bound)@if (0)@	v1 hold dropped
+progress.c	s@s->span_read_pages > s->span_refaulted_pages ? s->span_read_pages@s->span_read_pages > 0 ? s->span_read_pages@	uncounted reads not refaults
+progress.c	s@uint64_t span = s->span_usec > 1000000 ? s->span_usec : 1000000;@uint64_t span = s->span_usec;@	short span not 1 s
+progress.c	s@uint64_t floor = p->refault_min_pages \* span;@uint64_t floor = PROGRESS_REFAULT_MIN_PAGES * span;@	rate floor param ignored
+progress.c	s@if (read < PROGRESS_SPAN_PAGES ||@if (read <= PROGRESS_SPAN_PAGES ||@	span minimum < made <=
+progress.c	s@s->span_refaulted_pages \* PROGRESS_CLEAN_SHARE_DIV < read ||@s->span_refaulted_pages * PROGRESS_CLEAN_SHARE_DIV <= read ||@	clean bound < made <=
+progress.c	s@    rate \* 2 < floor)@    rate < floor)@	half floor made whole
+progress.c	s@s->span_refaulted_pages \* PROGRESS_THRASH_SHARE_DIV >= read && rate >= floor@s->span_refaulted_pages * PROGRESS_THRASH_SHARE_DIV > read \&\& rate >= floor@	thrash bound >= made >
+progress.c	s@PROGRESS_THRASH_SHARE_DIV >= read && rate >= floor@PROGRESS_THRASH_SHARE_DIV >= read \&\& rate > floor@	rate floor >= made >
+progress.c	s@PROGRESS_THRASH_SHARE_DIV >= read && rate >= floor@PROGRESS_THRASH_SHARE_DIV >= read@	rate floor dropped
+progress.c	s@r.thrash == THRASH_NONE) {@r.thrash != THRASH_YES) {@	mixed span not a round
+progress.c	s@if (r.thrash == THRASH_YES) {@if (0) {@	thrash rule dropped
+progress.c	s@if (r.thrash == THRASH_MIXED) {@if (0) {@	mixed hold dropped
+progress.c	s@r.net_reclaimed = 0;@@	thrash keeps net reclaim
 progress.c	s@r.hold = true;@r.hold = false;@	hold not reported
-progress.c	s@r.net_reclaimed = r.progress ? 1 : 0;@r.net_reclaimed = 0;@	v1 net not reported
+progress.c	s@r.progress = true;@r.progress = false;@	v1 clean round no progress
+progress.c	s@r.net_reclaimed = 1; /\* the rule@r.net_reclaimed = 0; /* the rule@	v1 net not reported
 progress.c	s@r.progress ? "reclaim stayed" : "reclaim undone by refaults"@r.progress ? "reclaim undone by refaults" : "reclaim stayed"@	reasons swapped
 EOF_M
 [ "$missed" -eq 0 ] || exit 1

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* scope_decide(): after how many rounds the seed's rule says OOM for a v1 scope, when counts are
- * held or reset (progress_round() itself: test_policy_progress.c). Deltas come from
- * measurements on this machine (docs/daemon-design.md): a thrashing v1 group refaults ~200
- * pages per 100 ms with failcnt 0-1; healthy page-cache reclaim fails ~150 charges per 100 ms
- * and refaults none. */
+ * held or reset (progress_round() itself: test_policy_progress.c). A thrashing group here reads
+ * THRASH pages per 100 ms, every one a refault, with failcnt 0 (16 MB/s on this machine's disk
+ * moves ~400-600 pages per 100 ms; docs/daemon-design.md "Thrashing"); healthy page-cache
+ * reclaim fails ~150 charges per 100 ms, reads 4000 pages and refaults none. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -14,20 +14,30 @@
 
 #include "daemon/scope.h"
 
-#define MS100 100000
+#define MS100   100000
+#define THRASH  600
+#define HEALTHY 4000 /* pages read per round, none refaulted */
 
-/* A v1 scope whose counters move by @failcnt and @refault per round. */
-static void step(struct scope *s, const struct config *c, uint64_t failcnt, uint64_t refault,
-		 bool parked)
+/* A v1 scope whose counters move by @failcnt, @refault and @read per round. */
+static void step_read(struct scope *s, const struct config *c, uint64_t failcnt, uint64_t refault,
+		      uint64_t read, bool parked)
 {
 	s->prev = s->cur; /* as scope_acquire() keeps the last snapshot */
 	s->has_prev = true;
 	s->cur.time_usec += MS100;
 	s->cur.stall_events += failcnt;
 	s->cur.refaulted += refault;
+	s->cur.read_pages += read;
 	s->cur.parked = parked;
 	scope_push_history(s);
 	scope_decide(s, c);
+}
+
+/* A round whose reads are its refaults, and as many more as @refault is 0: HEALTHY reads. */
+static void step(struct scope *s, const struct config *c, uint64_t failcnt, uint64_t refault,
+		 bool parked)
+{
+	step_read(s, c, failcnt, refault, refault ? refault : failcnt ? HEALTHY : 0, parked);
 }
 
 static void v1_scope(struct scope *s, struct config *c, uint64_t free_pages,
@@ -73,7 +83,7 @@ static void test_thrash_reaches_oom(void **state)
 	(void)state;
 	/* 1600 reclaimable, min 50: 1600 - 16ths pass min through 15 rounds, fail at 16. */
 	v1_scope(&s, &c, 0, 1600);
-	assert_int_equal(rounds_to_oom(&s, &c, 0, 400, false, 100), 16);
+	assert_int_equal(rounds_to_oom(&s, &c, 0, THRASH, false, 100), 16);
 	assert_int_equal(s.decision.no_progress_loops, 16);
 	/* Nothing reclaimable and tasks parked: the first round decides. */
 	v1_scope(&s, &c, 0, 0);
@@ -88,27 +98,29 @@ static void test_kernel_kill_is_progress(void **state)
 
 	(void)state;
 	v1_scope(&s, &c, 0, 1600);
-	assert_int_equal(rounds_to_oom(&s, &c, 0, 400, false, 10), 0);
+	assert_int_equal(rounds_to_oom(&s, &c, 0, THRASH, false, 10), 0);
 	assert_int_equal(s.decision.no_progress_loops, 10);
 	s.prev = s.cur; /* the next round's read: the kernel's counter moved */
 	s.cur.kernel_oom_kills++;
 	s.cur.time_usec += MS100;
-	s.cur.refaulted += 400;
+	s.cur.refaulted += THRASH;
+	s.cur.read_pages += THRASH;
 	scope_push_history(&s);
 	scope_decide(&s, &c);
 	assert_false(s.oom);
 	assert_int_equal(s.retry.no_progress_loops, 0);
 	assert_string_equal(s.decision.reason, "the kernel killed");
 	/* The thrash goes on: the whole count again, as from the start (test_thrash_reaches_oom). */
-	assert_int_equal(rounds_to_oom(&s, &c, 0, 400, false, 100), 16);
+	assert_int_equal(rounds_to_oom(&s, &c, 0, THRASH, false, 100), 16);
 	/* The machine's counter (vmstat) counts every cgroup's kernel kills: no progress of its. */
 	v1_scope(&s, &c, 0, 1600);
 	s.kind = SCOPE_MACHINE;
-	assert_int_equal(rounds_to_oom(&s, &c, 0, 400, false, 10), 0);
+	assert_int_equal(rounds_to_oom(&s, &c, 0, THRASH, false, 10), 0);
 	s.prev = s.cur;
 	s.cur.kernel_oom_kills++;
 	s.cur.time_usec += MS100;
-	s.cur.refaulted += 400;
+	s.cur.refaulted += THRASH;
+	s.cur.read_pages += THRASH;
 	scope_push_history(&s);
 	scope_decide(&s, &c);
 	assert_true(s.retry.no_progress_loops > 10);
@@ -125,52 +137,78 @@ static void test_healthy_never_oom(void **state)
 	assert_int_equal(s.decision.no_progress_loops, 0);
 	/* Free above min even with nothing reclaimable: retry (the zone can still serve). */
 	v1_scope(&s, &c, 5000, 0);
-	assert_int_equal(rounds_to_oom(&s, &c, 0, 400, false, 15), 0);
+	assert_int_equal(rounds_to_oom(&s, &c, 0, THRASH, false, 15), 0);
 }
 
 static void test_progress_and_quiet_reset(void **state)
 {
 	struct scope s;
 	struct config c;
-	int peak = 0;
+	int silent;
 
 	(void)state;
 	v1_scope(&s, &c, 0, 1600);
-	assert_int_equal(rounds_to_oom(&s, &c, 0, 400, false, 5), 0);
+	assert_int_equal(rounds_to_oom(&s, &c, 0, THRASH, false, 5), 0);
 	assert_int_equal(s.decision.no_progress_loops, 5);
-	/* Healthy rounds: the refaults stay in the window for up to SCOPE_WINDOW_ROUNDS - 1
-	 * rounds, then a round with progress resets the count. */
-	for (int i = 0; i < SCOPE_WINDOW_ROUNDS; i++) {
+	/* A healthy round reads PROGRESS_SPAN_PAGES and more, none refaulted: the span is that
+	 * round alone, clean: progress resets the count at once. */
+	step(&s, &c, 150, 0, false);
+	assert_int_equal(s.round.thrash, THRASH_NONE);
+	assert_true(s.round.progress);
+	assert_int_equal(s.decision.no_progress_loops, 0);
+	for (int i = 0; i < SCOPE_WINDOW_ROUNDS; i++)
 		step(&s, &c, 150, 0, false);
-		if (s.decision.no_progress_loops > peak)
-			peak = s.decision.no_progress_loops;
-	}
-	assert_true(peak > 5 && peak < MAX_RECLAIM_RETRIES);
 	assert_false(s.oom);
 	assert_int_equal(s.decision.no_progress_loops, 0);
 
-	/* Quiet rounds: once the window is clear, SCOPE_QUIET_ROUNDS_RESET of them end the
-	 * "allocation"; fewer keep the count. */
-	assert_int_equal(rounds_to_oom(&s, &c, 0, 400, false, 5), 0);
-	for (int i = 0; i < SCOPE_WINDOW_ROUNDS - 2 + SCOPE_QUIET_ROUNDS_RESET - 1; i++)
+	/* Silence after thrashing (a slow disk between two readahead batches reads nothing for
+	 * seconds): the span reaches back to the thrash, which counts on for as long as it lies
+	 * within PROGRESS_SPAN_MAX_USEC (30 rounds here); then the rounds are quiet, and
+	 * SCOPE_QUIET_ROUNDS_RESET of them end the "allocation". */
+	v1_scope(&s, &c, 0, 1600);
+	assert_int_equal(rounds_to_oom(&s, &c, 0, THRASH, false, 1), 0);
+	for (int i = 1; i < 30; i++) {
 		step(&s, &c, 0, 0, false);
-	assert_false(s.oom);
-	assert_true(s.retry.no_progress_loops > 5);
-	step(&s, &c, 0, 0, false);
+		if (s.oom)
+			break;
+	}
+	assert_true(s.oom); /* 16 rounds: the thrash of the first round still counts */
+	assert_int_equal(s.decision.no_progress_loops, MAX_RECLAIM_RETRIES);
+	v1_scope(&s, &c, 0, 1600);
+	assert_int_equal(rounds_to_oom(&s, &c, 0, THRASH, false, 3), 0);
+	silent = 0;
+	do {
+		step_read(&s, &c, 0, 0, 0, false);
+		silent++;
+	} while (s.round.is_round && silent < 40);
+	/* out of the span once the thrash lies more than 3 s (30 rounds) back */
+	assert_int_equal(silent, 30);
+	assert_true(s.retry.no_progress_loops > 0);
+	for (int i = 0; i < SCOPE_QUIET_ROUNDS_RESET - 2; i++)
+		step_read(&s, &c, 0, 0, 0, false);
+	assert_true(s.retry.no_progress_loops > 0);
+	step_read(&s, &c, 0, 0, 0, false);
 	assert_int_equal(s.retry.no_progress_loops, 0);
 
-	/* A dip near the bound holds the count; it does not restart it. */
-	v1_scope(&s, &c, 0, 1600); /* bound max(256, 200) = 256, half 128 */
-	assert_int_equal(rounds_to_oom(&s, &c, 0, 400, false, 5), 0);
-	for (int i = 0; i < SCOPE_WINDOW_ROUNDS; i++)
-		step(&s, &c, 1, 20, false); /* the window slides down to 180 refaults */
+	/* A span partly refaults (a cold read beside a few rereads) holds the count. */
+	v1_scope(&s, &c, 0, 1600);
+	assert_int_equal(rounds_to_oom(&s, &c, 0, THRASH, false, 5), 0);
+	step_read(&s, &c, 1, 300, 1200, false); /* 25 % */
 	assert_true(s.round.hold);
-	assert_true(s.retry.no_progress_loops >= 5);
+	assert_int_equal(s.retry.no_progress_loops, 5);
 	assert_false(s.oom);
+
+	/* 400 refaults a round: the first round's span is under PROGRESS_SPAN_PAGES (no verdict,
+	 * the round still counts for its refaults, with progress); the second judges. */
+	v1_scope(&s, &c, 0, 1600);
+	step(&s, &c, 0, 400, false);
+	assert_int_equal(s.round.thrash, THRASH_NONE);
+	assert_true(s.round.progress);
+	assert_int_equal(rounds_to_oom(&s, &c, 0, 400, false, 100), 16);
 
 	/* A kill that freed memory resets the count and the window. */
 	v1_scope(&s, &c, 0, 1600);
-	assert_int_equal(rounds_to_oom(&s, &c, 0, 400, false, 5), 0);
+	assert_int_equal(rounds_to_oom(&s, &c, 0, THRASH, false, 5), 0);
 	scope_oom_progress(&s);
 	assert_int_equal(s.retry.no_progress_loops, 0);
 	assert_int_equal(s.hist_len, 1);

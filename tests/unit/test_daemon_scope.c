@@ -134,6 +134,9 @@ static void test_v2_group(void **state)
 	assert_int_equal(s.cur.stall_events, 5310);
 	assert_int_equal(s.cur.stall_usec, 9876543);
 	assert_false(s.cur.parked);
+	/* its reads: io.stat, rbytes of both devices */
+	assert_int_equal(s.reads, READS_V2_IO_STAT);
+	assert_int_equal(s.cur.read_pages, (8388608 + 4096) / 4096);
 	scope_close(&s);
 
 	/*
@@ -147,6 +150,9 @@ static void test_v2_group(void **state)
 	s.reserve_permille = 10;
 	assert_int_equal(scope_acquire(&s, scratch, 1000), 0);
 	assert_int_equal(s.cur.limit_bytes, 201326592);
+	/* no io.stat (io controller off): the machine's pgpgin, in KiB */
+	assert_int_equal(s.reads, READS_MACHINE);
+	assert_int_equal(s.cur.read_pages, 3459153 / 4);
 	assert_int_equal(s.cur.zones[0].managed_pages, 201326592 / 4096);
 	assert_int_equal(s.cur.zones[0].free_pages, 0);
 	assert_int_equal(s.cur.stall_events, 4242);
@@ -188,16 +194,30 @@ static void test_v1_group(void **state)
 	assert_int_equal(s.cur.limit_bytes, 536870912);
 	assert_int_equal(s.cur.zones[0].free_pages, (536870912 - 530579456) / 4096);
 	assert_int_equal(s.cur.reclaimed, 0); /* v1 has no pgsteal */
+	/* its reads: the blkio group of the same path */
+	assert_int_equal(s.reads, READS_V1_BLKIO);
+	assert_int_equal(s.cur.read_pages, 41943040 / 4096);
 	/* Under the v2 mount of this machine, which has no memory controller: refused. */
 	assert_int_equal(scope_init_cgroup(&s, "tests/fixtures/k6.18", "/sys/fs/cgroup/unified/x",
 					   &m, FIXTURE_PAGE_SHIFT, scratch, err, sizeof(err)),
 			 -ENOTDIR);
 }
 
+/* After an event: the scope is read in full every round while warm (SCOPE_WARM_ROUNDS), events
+ * or not; the files age from the last of those reads. */
+static void cool_down(struct scope *s, const struct round_gate *g, uint64_t *t)
+{
+	while (s->warm > 1) { /* the acquire that takes it to 0 reads nothing */
+		assert_int_equal(scope_acquire_gated(s, scratch, *t += 100000, g), 0);
+		assert_int_equal(s->full_age, 0);
+	}
+}
+
 /* From a full read, quiet rounds (nothing moves in @g) age the files until a read in full
  * comes SCOPE_FULL_READ_ROUNDS later, whatever the kind of scope. */
 static void assert_full_read_every(struct scope *s, const struct round_gate *g, uint64_t *t)
 {
+	cool_down(s, g, t);
 	assert_int_equal(s->full_age, 0);
 	for (int i = 1; i < SCOPE_FULL_READ_ROUNDS; i++) {
 		assert_int_equal(scope_acquire_gated(s, scratch, *t += 100000, g), 0);
@@ -296,6 +316,9 @@ static void test_v1_pressure_events(void **state)
 	assert_int_equal(s.full_age, 0); /* reclaim scanned it: all read */
 	assert_true(preads >= 5);        /* failcnt, oom_control, limit, usage, stat */
 	assert_false(readable(s.pressure_efd)); /* drained: counted once */
+	/* Warm: read every round for SCOPE_WARM_ROUNDS after the event, then quiet again. */
+	assert_int_equal(s.warm, SCOPE_WARM_ROUNDS);
+	cool_down(&s, &g, &t);
 	preads = 0;
 	assert_int_equal(scope_acquire_gated(&s, scratch, t += 100000, &g), 0);
 	assert_int_equal(s.full_age, 1);
@@ -304,6 +327,7 @@ static void test_v1_pressure_events(void **state)
 	assert_int_equal(scope_acquire_gated(&s, scratch, t += 100000, &g), 0);
 	assert_int_equal(s.full_age, 0);
 	assert_false(s.woken);
+	cool_down(&s, &g, &t);
 	/* The round's one epoll_wait said no group has an event: the eventfd is not read. */
 	assert_int_equal(write(s.pressure_efd, &one, sizeof(one)), sizeof(one));
 	g.no_pressure = true;

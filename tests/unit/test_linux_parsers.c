@@ -110,6 +110,7 @@ static void test_vmstat(void **state)
 	assert_int_equal(v.pgmajfault, 321);
 
 	assert_int_equal(read_vmstat(FIX "k6.18", buf, sizeof(buf), &v), 0);
+	assert_int_equal(v.pgpgin_kib, 3459153);
 	/* 6.x also has pgsteal_anon/pgsteal_file: they must not be counted twice. */
 	load(FIX "k6.18/proc/vmstat");
 	{
@@ -208,6 +209,7 @@ static void test_cgroup_files(void **state)
 	(void)state;
 	assert_int_equal(read_mountinfo(FIX "k6.18", buf, sizeof(buf), &m), 0);
 	assert_string_equal(m.v1_memory, "/sys/fs/cgroup/memory");
+	assert_string_equal(m.v1_blkio, "/sys/fs/cgroup/blkio");
 	assert_string_equal(m.v2, "/sys/fs/cgroup/unified");
 	assert_int_equal(parse_mountinfo_buf("30 1 0:1 / /a\\040b rw - cgroup cg rw,memory\n", &m),
 			 0);
@@ -742,6 +744,39 @@ static void test_zoneinfo_large_host(void **state)
  * 512 bytes), FUSE fstypes carry long subtypes; neither is a reason to fail. Several mounts
  * of one hierarchy: the whole one (root "/") wins over a subtree bind mount listed first.
  */
+/* A group's bytes read: v1 blkio (Read lines of every device, "Total" skipped) and v2 io.stat. */
+static void test_group_reads(void **state)
+{
+	uint64_t b = 7;
+
+	(void)state;
+	assert_int_equal(parse_blkio_read_bytes_buf("254:0 Read 8388608\n254:0 Write 4096\n"
+						    "254:0 Sync 0\n254:0 Async 8392704\n"
+						    "254:0 Discard 0\n254:0 Total 8392704\n"
+						    "11:0 Read 4096\n11:0 Total 4096\n"
+						    "Total 8396800\n",
+						    &b),
+			 0);
+	assert_int_equal(b, 8388608 + 4096);
+	assert_int_equal(parse_blkio_read_bytes_buf("Total 0\n", &b), 0); /* no I/O yet */
+	assert_int_equal(b, 0);
+	assert_int_equal(parse_blkio_read_bytes_buf("254:0 Read 12abc\n", &b), -EINVAL);
+	assert_int_equal(parse_blkio_read_bytes_buf("sda Read 1\n", &b), -EINVAL);
+	assert_int_equal(
+	    parse_blkio_read_bytes_buf("1:0 Read 18446744073709551615\n2:0 Read 1\n", &b), -ERANGE);
+	assert_int_equal(parse_io_stat_rbytes_buf("254:0 rbytes=8388608 wbytes=4096 rios=64 wios=1 "
+						  "dbytes=0 dios=0\n11:0 rbytes=4096 wbytes=0\n",
+						  &b),
+			 0);
+	assert_int_equal(b, 8388608 + 4096);
+	assert_int_equal(parse_io_stat_rbytes_buf("", &b), 0);
+	assert_int_equal(b, 0);
+	assert_int_equal(parse_io_stat_rbytes_buf("254:0 wbytes=1 rbytes=2\n", &b), -EINVAL);
+	assert_int_equal(parse_io_stat_rbytes_buf("254:0 rbytes=-1\n", &b), -EINVAL);
+	assert_int_equal(parse_io_stat_rbytes_buf("254:0 rbytes=99999999999999999999\n", &b),
+			 -ERANGE);
+}
+
 static void test_mountinfo_odd_hosts(void **state)
 {
 	static char mi[8192];
@@ -810,7 +845,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_zoneinfo_618),         cmocka_unit_test(test_zoneinfo_44),
-	    cmocka_unit_test(test_zoneinfo_small_array), cmocka_unit_test(test_vmstat),
+	    cmocka_unit_test(test_zoneinfo_small_array), cmocka_unit_test(test_vmstat), cmocka_unit_test(test_group_reads),
 	    cmocka_unit_test(test_meminfo_psi),          cmocka_unit_test(test_pid_files),
 	    cmocka_unit_test(test_cgroup_files),         cmocka_unit_test(test_malformed),
 	    cmocka_unit_test(test_repeated_keys),        cmocka_unit_test(test_trailing_garbage),

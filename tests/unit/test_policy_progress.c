@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* progress_round(), table-driven: every field of the result for each rule, at each bound and
- * one step either side of it. The v1 deltas are measurements on this machine
- * (docs/daemon-design.md): a thrashing v1 group refaults ~200 pages per 100 ms with failcnt 0-1;
- * healthy page-cache reclaim fails ~150 charges per 100 ms and refaults none. */
+ * one step either side of it. Rows marked measured come from this machine
+ * (docs/daemon-design.md "Thrashing"). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -25,9 +24,15 @@ static const struct progress_params min1024 = {PROGRESS_STALL_BOUND_PERMILLE, 10
 #define QUIET  "no stalled allocation"
 #define PARKED "tasks parked under_oom"
 #define STALL  "stall over bound"
-#define HELD   "refaults near the bound: count held"
+#define THRASH "thrashing: reads are refaults"
+#define HELD   "reads partly refaults: count held"
 #define STAYED "reclaim stayed"
 #define UNDONE "reclaim undone by refaults"
+
+/* The read share's verdicts, short. */
+#define NO  THRASH_NONE
+#define MIX THRASH_MIXED
+#define YES THRASH_YES
 
 struct progress_case {
 	const char *name;
@@ -37,177 +42,209 @@ struct progress_case {
 };
 
 /*
- * s:    interval, stall events, stall usec, has stall usec, reclaimed, has reclaimed, refaulted,
- *       file pages, parked
+ * s:    interval, stall events, stall usec, has stall usec, reclaimed, has reclaimed, refaulted
+ *       (the 1 s window), span usec, span refaulted, span read, parked
  * p:    the params
- * want: is_round, progress, hold, net_reclaimed, reclaimed_pages, reason
- * v1 bounds: file 13825 pages -> bound 1728, half 864; file 38000 -> bound 4750, half 2375;
- * file 0 -> the floor, refault_min_pages (256, half 128).
+ * want: is_round, progress, hold, thrash, net_reclaimed, reclaimed_pages, reason
+ * The read share (progress.h): thrashing at refaulted >= read / 2 with refaults per second over
+ * the span (at least 1 s) >= refault_min_pages (256); clean under read / 8 or under half that
+ * rate, or with fewer than PROGRESS_SPAN_PAGES (512) read; mixed in between.
  */
 static const struct progress_case cases[] = {
     /* 1. Parked tasks: a round without progress, whatever else the counters say. */
     {"parked",
-     {SEC, 0, 0, false, 0, false, 0, 0, true},
+     {SEC, 0, 0, false, 0, false, 0, 0, 0, 0, true},
      &defaults,
-     {true, false, false, 0, 0, PARKED}},
+     {true, false, false, NO, 0, 0, PARKED}},
     {"parked beside reclaim and stall",
-     {SEC, 3, 900000, true, 5000, true, 0, 0, true},
+     {SEC, 3, 900000, true, 5000, true, 0, 0, 0, 0, true},
      &defaults,
-     {true, false, false, 0, 0, PARKED}},
-    {"parked beside v1 refaults",
-     {SEC, 7, 0, false, 0, false, 3680, 38000, true},
+     {true, false, false, NO, 0, 0, PARKED}},
+    {"parked beside thrashing",
+     {SEC, 7, 0, false, 0, false, 3680, SEC, 3680, 3680, true},
      &defaults,
-     {true, false, false, 0, 0, PARKED}},
+     {true, false, false, NO, 0, 0, PARKED}},
 
-    /* 2. No stalled allocation and refaults under the floor: not a round. */
+    /* 2. No stalled allocation, refaults under the floor, no thrashing: not a round. */
     {"quiet",
-     {SEC, 0, 0, true, 0, true, 0, 0, false},
+     {SEC, 0, 0, true, 0, true, 0, 0, 0, 0, false},
      &defaults,
-     {false, false, false, 0, 0, QUIET}},
+     {false, false, false, NO, 0, 0, QUIET}},
     {"quiet, reclaim without stall",
-     {SEC, 0, 0, true, 5000, true, 0, 0, false},
+     {SEC, 0, 0, true, 5000, true, 0, 0, 0, 0, false},
      &defaults,
-     {false, false, false, 0, 0, QUIET}},
+     {false, false, false, NO, 0, 0, QUIET}},
     {"refault trickle",
-     {SEC, 0, 0, false, 0, false, 255, 13825, false},
+     {SEC, 0, 0, false, 0, false, 255, 3 * SEC, 255, 40000, false},
      &defaults,
-     {false, false, false, 0, 0, QUIET}},
-    {"refaults at the floor",
-     {SEC, 0, 0, false, 0, false, 256, 13825, false},
+     {false, false, false, NO, 0, 0, QUIET}},
+    {"refaults at the floor, clean share",
+     {SEC, 0, 0, false, 0, false, 256, SEC, 256, 40000, false},
      &defaults,
-     {true, true, false, 1, 0, STAYED}},
+     {true, true, false, NO, 1, 0, STAYED}},
     {"refault floor from params",
-     {SEC, 0, 0, false, 0, false, 1023, 13825, false},
+     {SEC, 0, 0, false, 0, false, 1023, SEC, 1023, 40000, false},
      &min1024,
-     {false, false, false, 0, 0, QUIET}},
+     {false, false, false, NO, 0, 0, QUIET}},
     {"one stall, no refault",
-     {SEC, 1, 0, false, 0, false, 0, 13825, false},
+     {SEC, 1, 0, false, 0, false, 0, SEC, 0, 9000, false},
      &defaults,
-     {true, true, false, 1, 0, STAYED}},
+     {true, true, false, NO, 1, 0, STAYED}},
+    /* A slow disk between two readahead batches: no refault in the window, the span's share
+     * still says thrashing: a round, without progress. */
+    {"thrash between batches",
+     {SEC, 0, 0, false, 0, false, 0, 2 * SEC, 2048, 2048, false},
+     &defaults,
+     {true, false, false, YES, 0, 0, THRASH}},
 
-    /* 3. PSI some over the bound: no progress, whatever was freed. */
-    {"machine stall over bound",
-     {SEC, 3, 600001, true, 5000, true, 0, 0, false},
+    /* 3. Thrashing: no progress, whatever was reclaimed or stalled. Measured on this machine
+     * (docs/daemon-design.md): 128 MiB group, 60 MiB anon, a 96 MiB file reread. */
+    {"v1 thrash at 4 MiB/s",
+     {SEC, 4, 0, false, 0, false, 2048, 1200000, 2048, 2048, false},
      &defaults,
-     {true, false, false, 5000, 5000, STALL}},
-    {"machine stall at bound",
-     {SEC, 3, 600000, true, 5000, true, 0, 0, false},
+     {true, false, false, YES, 0, 0, THRASH}},
+    {"v1 thrash unthrottled",
+     {SEC, 2900, 0, false, 0, false, 730000, 100000, 73000, 73100, false},
      &defaults,
-     {true, true, false, 5000, 5000, STAYED}},
-    {"stall bound from params",
-     {SEC, 3, 500001, true, 5000, true, 0, 0, false},
-     &bound500,
-     {true, false, false, 5000, 5000, STALL}},
-    {"stall at params' bound",
-     {SEC, 3, 500000, true, 5000, true, 0, 0, false},
-     &bound500,
-     {true, true, false, 5000, 5000, STAYED}},
-    {"stall not measured",
-     {SEC, 3, 900000, false, 5000, true, 0, 0, false},
+     {true, false, false, YES, 0, 0, THRASH}},
+    {"machine thrash, reclaim ahead of refaults",
+     {SEC, 40, 20000, true, 9000, true, 5000, 500000, 5000, 6000, false},
      &defaults,
-     {true, true, false, 5000, 5000, STAYED}},
-    {"stall over an empty interval",
-     {0, 3, 5, true, 5000, true, 0, 0, false},
+     {true, false, false, YES, 0, 9000, THRASH}},
+    {"share at the thrash bound",
+     {SEC, 5, 0, false, 0, false, 500, SEC, 500, 1000, false},
      &defaults,
-     {true, true, false, 5000, 5000, STAYED}},
-    {"100 ms interval, stall over bound",
-     {100000, 3, 60001, true, 5000, true, 4000, 0, false},
+     {true, false, false, YES, 0, 0, THRASH}},
+    {"share under the thrash bound",
+     {SEC, 5, 0, false, 0, false, 499, SEC, 499, 1000, false},
      &defaults,
-     {true, false, false, 1000, 5000, STALL}},
-    {"v1 stall over bound",
-     {SEC, 5, 700000, true, 0, false, 3000, 38000, false},
+     {true, false, true, MIX, 0, 0, HELD}},
+    {"span at its minimum",
+     {SEC, 0, 0, false, 0, false, 512, SEC, 512, 512, false},
      &defaults,
-     {true, false, false, 0, 0, STALL}},
-
-    /* 4. With a reclaim counter: reclaimed minus refaulted, progress when positive. */
-    {"machine healthy",
-     {SEC, 3, 20000, true, 5000, true, 100, 0, false},
+     {true, false, false, YES, 0, 0, THRASH}},
+    {"span under its minimum",
+     {SEC, 0, 0, false, 0, false, 200, 3 * SEC, 511, 511, false},
      &defaults,
-     {true, true, false, 4900, 5000, STAYED}},
-    {"machine one page stays",
-     {SEC, 3, 20000, true, 5001, true, 5000, 0, false},
+     {false, false, false, NO, 0, 0, QUIET}},
+    {"refaults without counted reads (NFS)",
+     {SEC, 0, 0, false, 0, false, 600, SEC, 600, 0, false},
      &defaults,
-     {true, true, false, 1, 5001, STAYED}},
-    {"machine refaults all",
-     {SEC, 3, 20000, true, 5000, true, 5000, 0, false},
+     {true, false, false, YES, 0, 0, THRASH}},
+    {"rate at the floor over 2 s",
+     {SEC, 0, 0, false, 0, false, 256, 2 * SEC, 512, 600, false},
      &defaults,
-     {true, false, false, 0, 5000, UNDONE}},
-    {"machine refaults more than reclaimed",
-     {SEC, 3, 20000, true, 100, true, 5000, 0, false},
+     {true, false, false, YES, 0, 0, THRASH}},
+    {"rate under the floor over 2 s",
+     {SEC, 0, 0, false, 0, false, 256, 2 * SEC, 511, 600, false},
      &defaults,
-     {true, false, false, 0, 100, UNDONE}},
-    {"machine stalls, nothing reclaimed",
-     {SEC, 40, 20000, true, 0, true, 0, 0, false},
+     {true, false, true, MIX, 0, 0, HELD}},
+    {"short span counts as 1 s",
+     {SEC, 0, 0, false, 0, false, 5120, 100000, 512, 512, false},
      &defaults,
-     {true, false, false, 0, 0, UNDONE}},
-
-    /* 4. Without (v1): refaults against max(floor, file / PROGRESS_REFAULT_FILE_DIV). */
-    /* Measured: 256 MiB group, 200 MiB anon, a 64 MiB file reread at 16 MB/s. */
-    {"v1 thrash",
-     {SEC, 7, 0, false, 0, false, 3584, 13825, false},
+     {true, false, false, YES, 0, 0, THRASH}},
+    {"refaults beyond counted reads",
+     {SEC, 0, 0, false, 0, false, 600, SEC, 600, 100, false},
      &defaults,
-     {true, false, false, 0, 0, UNDONE}},
-    {"v1 thrash, no failcnt",
-     {SEC, 0, 0, false, 0, false, 2048, 13825, false},
-     &defaults,
-     {true, false, false, 0, 0, UNDONE}},
-    /* A failcnt burst (charges retried while reclaim fails) is no reclaim to count. */
-    {"v1 thrash, failcnt burst",
-     {SEC, 886, 0, false, 0, false, 5632, 13825, false},
-     &defaults,
-     {true, false, false, 0, 0, UNDONE}},
-    /* Measured: writer + streaming reader + 100 MiB anon in 256 MiB. */
-    {"v1 healthy",
-     {SEC, 1500, 0, false, 0, false, 0, 38000, false},
-     &defaults,
-     {true, true, false, 1, 0, STAYED}},
-    /* Healthy with stale shadow entries (a file evicted long before is read again): held. */
-    {"v1 stale refaults",
-     {SEC, 1860, 0, false, 0, false, 3680, 38000, false},
-     &defaults,
-     {true, false, true, 0, 0, HELD}},
-    {"v1 under half the bound",
-     {SEC, 5, 0, false, 0, false, 2374, 38000, false},
-     &defaults,
-     {true, true, false, 1, 0, STAYED}},
-    {"v1 at half the bound",
-     {SEC, 5, 0, false, 0, false, 2375, 38000, false},
-     &defaults,
-     {true, false, true, 0, 0, HELD}},
-    {"v1 under the bound",
-     {SEC, 5, 0, false, 0, false, 4749, 38000, false},
-     &defaults,
-     {true, false, true, 0, 0, HELD}},
-    {"v1 at the bound",
-     {SEC, 5, 0, false, 0, false, 4750, 38000, false},
-     &defaults,
-     {true, false, false, 0, 0, UNDONE}},
-    /* A v1 scope has no reclaim counter: a figure in the sample is not used. */
-    {"v1 reclaim figure ignored",
-     {SEC, 5, 0, false, 9000, false, 0, 38000, false},
-     &defaults,
-     {true, true, false, 1, 0, STAYED}},
-    {"v1 reclaim figure ignored, refaults",
-     {SEC, 5, 0, false, 9000, false, 4750, 38000, false},
-     &defaults,
-     {true, false, false, 0, 0, UNDONE}},
-    /* A small file LRU: the floor is the bound (file / 8 alone would be 0). */
-    {"v1 small file, under half the floor",
-     {SEC, 5, 0, false, 0, false, 127, 0, false},
-     &defaults,
-     {true, true, false, 1, 0, STAYED}},
-    {"v1 small file, at half the floor",
-     {SEC, 5, 0, false, 0, false, 128, 0, false},
-     &defaults,
-     {true, false, true, 0, 0, HELD}},
-    {"v1 small file, at the floor",
-     {SEC, 5, 0, false, 0, false, 256, 2047, false},
-     &defaults,
-     {true, false, false, 0, 0, UNDONE}},
-    {"v1 floor from params",
-     {SEC, 5, 0, false, 0, false, 600, 0, false},
+     {true, false, false, YES, 0, 0, THRASH}},
+    {"half a second counts as 1 s",
+     {SEC, 0, 0, false, 0, false, 600, 500000, 600, 600, false},
      &min1024,
-     {true, false, true, 0, 0, HELD}},
+     {true, false, true, MIX, 0, 0, HELD}},
+    {"rate floor from params",
+     {SEC, 0, 0, false, 0, false, 1000, SEC, 1000, 1000, false},
+     &min1024,
+     {true, false, true, MIX, 0, 0, HELD}},
+
+    /* 4. Mixed: held. Clean at refaulted < read / 8 or under half the rate floor. */
+    {"share at the clean bound",
+     {SEC, 5, 0, false, 0, false, 500, SEC, 500, 4000, false},
+     &defaults,
+     {true, false, true, MIX, 0, 0, HELD}},
+    {"share under the clean bound",
+     {SEC, 5, 0, false, 0, false, 499, SEC, 499, 4000, false},
+     &defaults,
+     {true, true, false, NO, 1, 0, STAYED}},
+    {"rate at half the floor over 3 s",
+     {SEC, 5, 0, false, 0, false, 128, 3 * SEC, 384, 512, false},
+     &defaults,
+     {true, false, true, MIX, 0, 0, HELD}},
+    {"rate under half the floor over 3 s",
+     {SEC, 5, 0, false, 0, false, 128, 3 * SEC, 383, 512, false},
+     &defaults,
+     {true, true, false, NO, 1, 0, STAYED}},
+    {"machine mixed, reclaim held too",
+     {SEC, 5, 0, true, 9000, true, 300, SEC, 300, 1000, false},
+     &defaults,
+     {true, false, true, MIX, 8700, 9000, HELD}},
+
+    /* 5. PSI some over the bound: no progress, whatever was freed. */
+    {"machine stall over bound",
+     {SEC, 3, 600001, true, 5000, true, 0, 0, 0, 0, false},
+     &defaults,
+     {true, false, false, NO, 5000, 5000, STALL}},
+    {"machine stall at bound",
+     {SEC, 3, 600000, true, 5000, true, 0, 0, 0, 0, false},
+     &defaults,
+     {true, true, false, NO, 5000, 5000, STAYED}},
+    {"stall bound from params",
+     {SEC, 3, 500001, true, 5000, true, 0, 0, 0, 0, false},
+     &bound500,
+     {true, false, false, NO, 5000, 5000, STALL}},
+    {"stall at params' bound",
+     {SEC, 3, 500000, true, 5000, true, 0, 0, 0, 0, false},
+     &bound500,
+     {true, true, false, NO, 5000, 5000, STAYED}},
+    {"stall not measured",
+     {SEC, 3, 900000, false, 5000, true, 0, 0, 0, 0, false},
+     &defaults,
+     {true, true, false, NO, 5000, 5000, STAYED}},
+    {"stall over an empty interval",
+     {0, 3, 5, true, 5000, true, 0, 0, 0, 0, false},
+     &defaults,
+     {true, true, false, NO, 5000, 5000, STAYED}},
+    {"100 ms interval, stall over bound",
+     {100000, 3, 60001, true, 5000, true, 4000, SEC, 4000, 90000, false},
+     &defaults,
+     {true, false, false, NO, 1000, 5000, STALL}},
+
+    /* 6. With a reclaim counter: reclaimed minus refaulted, progress when positive. */
+    {"machine healthy",
+     {SEC, 3, 20000, true, 5000, true, 100, SEC, 100, 9000, false},
+     &defaults,
+     {true, true, false, NO, 4900, 5000, STAYED}},
+    {"machine one page stays",
+     {SEC, 3, 20000, true, 5001, true, 5000, SEC, 5000, 90000, false},
+     &defaults,
+     {true, true, false, NO, 1, 5001, STAYED}},
+    {"machine refaults all",
+     {SEC, 3, 20000, true, 5000, true, 5000, SEC, 5000, 90000, false},
+     &defaults,
+     {true, false, false, NO, 0, 5000, UNDONE}},
+    {"machine stalls, nothing reclaimed",
+     {SEC, 40, 20000, true, 0, true, 0, 0, 0, 0, false},
+     &defaults,
+     {true, false, false, NO, 0, 0, UNDONE}},
+
+    /* 6. Without (v1): progress unless the read share says otherwise. */
+    /* Measured: a fresh 1.25 GiB file streamed through a 128 MiB group: 12 refaults. */
+    {"v1 stream",
+     {SEC, 575, 0, false, 0, false, 12, 100000, 12, 327680, false},
+     &defaults,
+     {true, true, false, NO, 1, 0, STAYED}},
+    /* A failcnt burst (charges retried while reclaim fails) is no reclaim to count. */
+    {"v1 healthy, failcnt burst",
+     {SEC, 1500, 0, false, 0, false, 0, 200000, 0, 4096, false},
+     &defaults,
+     {true, true, false, NO, 1, 0, STAYED}},
+    {"v1 reclaim figure ignored",
+     {SEC, 5, 0, false, 9000, false, 0, SEC, 0, 4000, false},
+     &defaults,
+     {true, true, false, NO, 1, 0, STAYED}},
+    {"v1 stall time ignored",
+     {SEC, 5, 700000, false, 0, false, 0, SEC, 0, 4000, false},
+     &defaults,
+     {true, true, false, NO, 1, 0, STAYED}},
 };
 
 #define NR_CASES (sizeof(cases) / sizeof(cases[0]))
@@ -222,13 +259,14 @@ static void test_progress_case(void **state)
 	memset(&r, 0xa5, sizeof(r)); /* a field progress_round() forgets shows */
 	progress_round(&c->s, c->p, &r);
 	if (r.is_round != w->is_round || r.progress != w->progress || r.hold != w->hold ||
-	    r.net_reclaimed != w->net_reclaimed || r.reclaimed_pages != w->reclaimed_pages ||
+	    r.thrash != w->thrash || r.net_reclaimed != w->net_reclaimed || r.reclaimed_pages != w->reclaimed_pages ||
 	    !r.reason || strcmp(r.reason, w->reason))
-		fail_msg("case '%s': got round %d progress %d hold %d net %lu reclaimed %lu (%s), "
-			 "want round %d progress %d hold %d net %lu reclaimed %lu (%s)",
-			 c->name, r.is_round, r.progress, r.hold, (unsigned long)r.net_reclaimed,
-			 (unsigned long)r.reclaimed_pages, r.reason ? r.reason : "no reason",
-			 w->is_round, w->progress, w->hold, (unsigned long)w->net_reclaimed,
+		fail_msg("case '%s': got round %d progress %d hold %d thrash %d net %lu reclaimed %lu "
+			 "(%s), want round %d progress %d hold %d thrash %d net %lu reclaimed %lu (%s)",
+			 c->name, r.is_round, r.progress, r.hold, r.thrash,
+			 (unsigned long)r.net_reclaimed, (unsigned long)r.reclaimed_pages,
+			 r.reason ? r.reason : "no reason", w->is_round, w->progress, w->hold, w->thrash,
+			 (unsigned long)w->net_reclaimed,
 			 (unsigned long)w->reclaimed_pages, w->reason);
 }
 

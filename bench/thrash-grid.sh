@@ -1,0 +1,291 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# The thrash grid: thrashing caught on any disk and any workload, and nothing else caught. Each
+# cell runs in a fresh v1 memory group (reads throttled through blkio), once per contender, and
+# prints one line; then the report goes to docs/bench-thrash.md (plots in docs/bench/).
+#   caught cells: a thrasher holds anon memory and rereads a file that exceeds the room left
+#     for it in the group by OVER %, read() or mmap, at RATE MiB/s (0: unthrottled); thrashing
+#     starts when its first pass ends (its "pass 1" line): a kill must come within 2 s of that,
+#     and none before it (the first pass is a cold read: I/O, not thrashing);
+#   not-caught cells (zero kills): a stream of a fresh file ten times the group beside anon
+#     memory; a rereading working set that fits; one that fits with 5 % to spare while a writer
+#     churns the page cache; a build (short-lived processes allocating and exiting).
+# Usage: bench/thrash-grid.sh [--profile full|quick|check] [--contenders a,b] [--out DIR]
+#                             [--report FILE]
+#   full   every cell for oomguard; a subset of cells for the others (the default)
+#   quick  a few cells of each kind, for every contender
+#   check  the `make check` subset: a slow-disk cell, a fast one, a stream; oomguard only; exits
+#          1 when a cell fails
+set -u
+cd "$(dirname "$0")/.." || exit 1
+top=$PWD
+profile=full contenders=oomguard,kernel,earlyoom,nohang out="" report=docs/bench-thrash.md
+while [ $# -gt 0 ]; do
+	case $1 in
+	--profile) profile=$2; shift ;;
+	--contenders) contenders=$2; shift ;;
+	--out) out=$2; shift ;;
+	--report) report=$2; shift ;;
+	-h | --help) sed -n '3,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	*) echo "thrash-grid.sh: unknown argument $1" >&2; exit 2 ;;
+	esac
+	shift
+done
+case $profile in full | quick | check) ;; *) echo "thrash-grid.sh: bad --profile $profile" >&2; exit 2 ;; esac
+[ "$profile" = check ] && contenders=oomguard
+
+CG_TAG=grid
+# shellcheck source=tests/lib/cgroup.sh
+. tests/lib/cgroup.sh
+cg_require blkio || exit 77
+tools=$top/build/tools oomguard=$top/oomguard
+for b in "$tools/thrasher" "$tools/mem_eater" "$tools/writer" "$oomguard"; do
+	[ -x "$b" ] || { echo "thrash-grid.sh: $b is missing (make bench builds it)" >&2; exit 1; }
+done
+[ -z "$out" ] && out=$top/build/bench/thrash-$(date -u +%Y%m%dT%H%M%SZ)-$profile
+mkdir -p "$out/files"
+results=$out/results.tsv
+printf 'kind\trate\tover\tanon\tmode\tcontender\tlimit_mib\tfile_mib\tanon_mib\tonset_ms\tkill_ms\toutcome\n' >"$results"
+MIB=$((1 << 20))
+OVERHEAD_MIB=8   # the group's own share beside anon and file: page tables, the read buffer
+COLD_S=12        # a cold pass takes about this long at a throttled rate
+GRACE_MS=2000    # a thrash must be killed within this of its start
+
+# The kernel's view: fresh files only (a file read before keeps shadow entries in its page
+# cache, and a read of those counts as a refault: docs/daemon-design.md says what that means).
+make_file() { # PATH MIB: written outside any limit, synced, dropped from the page cache
+	rm -f "$1"
+	dd if=/dev/zero of="$1" bs=1M count="$2" conv=fsync status=none || return 1
+	python3 -c "import os,sys; fd=os.open(sys.argv[1], os.O_RDONLY); os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)" "$1"
+}
+
+lxcfs_pid=""
+start_lxcfs() {
+	[ -r /var/lib/lxcfs/proc/meminfo ] && return 0
+	grep -q ' /var/lib/lxcfs fuse.lxcfs ' /proc/mounts && umount -l /var/lib/lxcfs 2>/dev/null
+	mkdir -p /var/lib/lxcfs
+	lxcfs /var/lib/lxcfs >"$out/lxcfs.log" 2>&1 &
+	lxcfs_pid=$!
+	for _ in $(seq 50); do
+		[ -r /var/lib/lxcfs/proc/meminfo ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+stop_lxcfs() {
+	[ -n "$lxcfs_pid" ] || return 0
+	kill -TERM "$lxcfs_pid" 2>/dev/null
+	wait "$lxcfs_pid" 2>/dev/null
+	umount /var/lib/lxcfs 2>/dev/null
+}
+trap 'cg_cleanup_all; stop_lxcfs; rm -rf "$out/files"' EXIT
+
+# sizes RATE OVER ANON: LIMIT FILE ANON in MiB for a thrash cell. The file exceeds the room left
+# beside anon (limit - anon - overhead) by OVER %; anon:file is ANON:(100 - ANON); the file is
+# what a cold pass reads in COLD_S at RATE (unthrottled: a 512 MiB group).
+sizes() {
+	awk -v r="$1" -v o="$2" -v a="$3" -v oh=$OVERHEAD_MIB -v c=$COLD_S 'BEGIN {
+		k = a / (100 - a); f1 = 1 + o / 100
+		if (r > 0) { file = r * c; lim = oh + file * (1 + f1 * k) / f1 }
+		else lim = 512
+		if (lim < 48) lim = 48
+		if (lim > 1024) lim = 1024
+		file = f1 * (lim - oh) / (1 + f1 * k)
+		printf "%d %d %d\n", lim, file, file * k }'
+}
+
+# run_cell KIND RATE OVER ANON MODE CONTENDER: one line into results.tsv.
+run_cell() {
+	local kind=$1 rate=$2 over=$3 anon=$4 mode=$5 who=$6 lim file anonm secs dir cg memcg
+	local opts=() dpid="" spid into c m=""
+	dir=$out/$kind-r$rate-o$over-a$anon-$mode/$who
+	mkdir -p "$dir"
+	[ "$mode" = mmap ] && m=-m
+	unset CELL_W1 CELL_W2 CELL_AFTER_PASS
+	case $kind in
+	thrash)
+		read -r lim file anonm < <(sizes "$rate" "$over" "$anon")
+		make_file "$out/files/f" "$file" || return 1
+		export CELL_W1="$tools/thrasher $m -k -a ${anonm}M -i 1000 $out/files/f"
+		secs=$((COLD_S * 3 + 20))
+		;;
+	fits) # the reread file fits: 80 % of the room beside anon
+		lim=256 anonm=$((256 * anon / 100)) file=$(((256 - anonm - OVERHEAD_MIB) * 8 / 10))
+		make_file "$out/files/f" "$file" || return 1
+		export CELL_W1="$tools/thrasher $m -k -a ${anonm}M -i 1000 $out/files/f"
+		secs=40
+		;;
+	churn) # anon + file = 95 % of the group; a writer churns the cache from the third pass on
+		lim=256 anonm=$((243 * anon / 100)) file=$((243 - 243 * anon / 100 - OVERHEAD_MIB))
+		make_file "$out/files/f" "$file" || return 1
+		export CELL_W1="$tools/thrasher $m -k -a ${anonm}M -i 1000 $out/files/f"
+		export CELL_W2="$tools/writer $out/files/w 512M" CELL_AFTER_PASS=2
+		secs=40
+		;;
+	stream) # a fresh file of ten times the group, read once beside anon of half the group
+		lim=128 anonm=64 file=1280
+		make_file "$out/files/f" "$file" || return 1
+		export CELL_W1="$tools/mem_eater ${anonm}M"
+		export CELL_W2="dd if=$out/files/f of=/dev/null bs=1M"
+		secs=30
+		;;
+	build) # 4 at a time, 200 processes of 24-56 MiB that touch their memory and exit
+		lim=256 anonm=0 file=0
+		cat >"$out/files/build.sh" <<-EOF
+			for i in \$(seq 50); do
+				for s in 24 40 48 56; do $tools/mem_eater -x \$s >/dev/null & done
+				wait
+			done
+		EOF
+		export CELL_W1="bash $out/files/build.sh"
+		secs=40
+		;;
+	esac
+	opts=(--psi)
+	if [ "$rate" -gt 0 ]; then
+		opts+=(--read-bps "$out/files" $((rate * MIB)))
+	else
+		opts+=(--blkio)
+	fi
+	cg_new cg "${lim}M" "${opts[@]}" || return 1
+	memcg=$(cg_path "$cg" memory)
+	case $who in
+	oomguard)
+		# debug: every round's judgement, each line stamped (ms, CLOCK_REALTIME) on arrival
+		"$oomguard" run --log-level debug --cgroup "$memcg" > >(
+			while IFS= read -r l; do echo "${EPOCHREALTIME/./} $l"; done >"$dir/daemon.log"
+		) 2>&1 &
+		dpid=$!
+		sleep 1
+		;;
+	esac
+	if [ "$who" = earlyoom ] || [ "$who" = nohang ]; then
+		CG_ENTER_CTRLS="memory unified blkio" cg_spawn "$cg" spid \
+			unshare --pid --fork --mount --mount-proc "$top/bench/thrash-cell.sh" "$dir" "$who" \
+			"$secs" >"$dir/driver.log" 2>&1
+	else
+		into=""
+		for c in unified blkio memory; do
+			[ -d "$(cg_path "$cg" "$c")" ] && into+="$(cg_path "$cg" "$c")/cgroup.procs "
+		done
+		SPAWN_INTO=$into bench/thrash-cell.sh "$dir" "$who" "$secs" >"$dir/driver.log" 2>&1 &
+		spid=$!
+	fi
+	wait "$spid"
+	[ -n "$dpid" ] && { kill -TERM "$dpid" 2>/dev/null; wait "$dpid" 2>/dev/null; }
+	cg_field "$cg" memory.oom_control oom_kill >"$dir/kernel_kills"
+	cg_destroy "$cg"
+	rm -f "$out/files/f" "$out/files/w"
+	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$kind" "$rate" "$over" "$anon" "$mode" \
+		"$who" "$lim" "$file" "$anonm" "$(judge "$kind" "$dir")" >>"$results"
+	tail -n1 "$results" | tr '\t' ' '
+}
+
+# judge KIND DIR: "onset_ms kill_ms outcome" (times from the start of the workload; - where none).
+#   thrash: caught (killed within GRACE_MS of the first pass's end), late (killed after that),
+#           missed (alive at the end), early (killed in the cold pass), none (never thrashed)
+#   others: ok (no kill), false (a task was killed)
+judge() {
+	local kind=$1 dir=$2 start onset="-" kill="-"
+	start=$(awk '$2 == "start" { print $1; exit }' "$dir/events.log" 2>/dev/null)
+	[ -n "$start" ] || { echo "- - error"; return; }
+	# a workload task that died of a signal (128 + n) other than at the end
+	kill=$(awk '$2 == "exit" && $4 > 128 { print $1; exit }' "$dir/events.log")
+	if [ "$kind" = thrash ]; then
+		onset=$(awk '$1 == "pass" && $2 == 1 { sub("real_ms=", "", $4); print $4; exit }' \
+			"$dir/w1.out" 2>/dev/null)
+		if [ -z "$onset" ]; then
+			[ -n "$kill" ] && echo "- $((kill - start)) early" || echo "- - none"
+		elif [ -z "$kill" ]; then
+			echo "$((onset - start)) - missed"
+		elif [ "$kill" -lt "$onset" ]; then
+			echo "$((onset - start)) $((kill - start)) early"
+		elif [ $((kill - onset)) -le $GRACE_MS ]; then
+			echo "$((onset - start)) $((kill - start)) caught"
+		else
+			echo "$((onset - start)) $((kill - start)) late"
+		fi
+	else
+		[ -n "$kill" ] && echo "- $((kill - start)) false" || echo "- - ok"
+	fi
+}
+
+# The cells. Each line: KIND RATE OVER ANON MODE CONTENDERS ("all" or "oomguard").
+cells() {
+	local r o a m
+	case $profile in
+	check)
+		echo "thrash 4 50 50 read oomguard"
+		echo "thrash 0 50 50 read oomguard"
+		echo "stream 4 0 50 read oomguard"
+		return
+		;;
+	quick)
+		for r in 4 0; do echo "thrash $r 50 50 read all"; echo "stream $r 0 50 read all"; done
+		echo "thrash 16 10 90 mmap all"
+		echo "churn 16 0 90 read all"
+		echo "build 0 0 0 read all"
+		return
+		;;
+	esac
+	for r in 4 16 64 0; do
+		for o in 10 50 200; do
+			for a in 10 50 90; do
+				for m in read mmap; do
+					if [ "$a" = 50 ] && [ "$m" = read ] && { [ "$o" = 10 ] || [ "$o" = 200 ]; } &&
+						{ [ "$r" = 4 ] || [ "$r" = 0 ]; }; then
+						echo "thrash $r $o $a $m all"
+					else
+						echo "thrash $r $o $a $m oomguard"
+					fi
+				done
+			done
+		done
+		echo "stream $r 0 50 read $([ "$r" = 4 ] || [ "$r" = 0 ] && echo all || echo oomguard)"
+	done
+	for r in 4 0; do
+		for m in read mmap; do echo "fits $r 0 50 $m oomguard"; done
+	done
+	echo "churn 16 0 90 read all"
+	echo "churn 16 0 50 read oomguard"
+	echo "build 0 0 0 read all"
+}
+
+IFS=, read -r -a who_list <<<"$contenders"
+ok_list=()
+for who in "${who_list[@]}"; do
+	case $who in
+	earlyoom | nohang)
+		if ! command -v "$who" >/dev/null || ! start_lxcfs; then
+			echo "thrash-grid: $who not available" | tee -a "$out/meta"
+			continue
+		fi
+		;;
+	esac
+	ok_list+=("$who")
+done
+{
+	echo "profile $profile"
+	echo "kernel $(uname -r)"
+	echo "date $(date -u +%Y-%m-%dT%H:%MZ)"
+	echo "contenders ${ok_list[*]}"
+	echo "readahead_kb $(cat "/sys/dev/block/$(cg_disk_of "$out")/queue/read_ahead_kb")"
+} >>"$out/meta"
+fails=0
+while read -r kind rate over anon mode whom; do
+	for who in "${ok_list[@]}"; do
+		[ "$whom" = all ] || [ "$who" = oomguard ] || continue
+		run_cell "$kind" "$rate" "$over" "$anon" "$mode" "$who" || {
+			echo "thrash-grid: cell $kind $rate $over $anon $mode $who failed to run" >&2
+			fails=$((fails + 1))
+		}
+	done
+done < <(cells)
+echo "thrash-grid: results in $results"
+if [ "$profile" = check ]; then
+	awk -F'\t' 'NR > 1 && $12 != "caught" && $12 != "ok" { bad++ } END { exit bad > 0 }' \
+		"$results" || { echo "thrash-grid: a cell failed"; exit 1; }
+	[ "$fails" = 0 ] || exit 1
+	exit 0
+fi
+bench/thrash-report.sh "$out" "$report"
