@@ -31,14 +31,14 @@ static void sim_usage(FILE *f)
 {
 	fprintf(
 	    f,
-	    "usage: oomguard sim SCENARIO [--policy base|rework|mainline | --compare]\n"
+	    "usage: oomguard sim SCENARIO [--policy base|rework|rework-v4|mainline | --compare]\n"
 	    "                    [--seed N] [--mem-mib N] [--no-reaper] [--json]\n"
 	    "                    [--csv DIR] [--plot FILE.png]\n"
 	    "       oomguard sim --list\n\n"
 	    "A deterministic model of the kernel's allocator slow path, reclaim, writeback,\n"
 	    "OOM killer and OOM reaper. The same scenario, rule and seed give the same bytes.\n\n"
 	    "  --policy RULE   the reclaim retry rule (default rework)\n"
-	    "  --compare       run base, rework and mainline; one table side by side\n"
+	    "  --compare       run every rule; one table side by side\n"
 	    "  --seed N        seed of the interleaving (default 1)\n"
 	    "  --mem-mib N     RAM, a multiple of 4 in %u..%u (default %u); loads scale\n"
 	    "  --no-reaper     no OOM reaper kthread (as 4.3 had none)\n"
@@ -128,7 +128,7 @@ static int parse_opts(int argc, char **argv, struct sim_opts *o)
 			if (retry_rule_parse(v, &o->rule)) {
 				fprintf(stderr,
 					"oomguard sim: unknown policy '%s' (valid: base, "
-					"rework, mainline)\n",
+					"rework, rework-v4, mainline)\n",
 					v);
 				return -EINVAL;
 			}

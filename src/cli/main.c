@@ -14,7 +14,7 @@ struct command {
 static const struct command commands[] = {
 	{"run", cmd_run, "the daemon: watch scopes, kill and reap when one is truly out of memory"},
 	{"status", cmd_status, "one shot: each scope's inputs and what the next round would decide"},
-	{"sim", cmd_sim, "the kernel model: OOM detection and reaper under base, rework, mainline"},
+	{"sim", cmd_sim, "the kernel model: OOM detection and reaper under four retry rules"},
 };
 
 static void usage(FILE *f)

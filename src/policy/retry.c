@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* The reclaim retry rules of three kernels: base (4.3), rework (the seed patch v4), mainline (6.x).
+/* The reclaim retry rules: base (4.3), rework (the seed patch, 1/3 of v4), rework-v4 (the whole v4
+ * series), mainline (6.x), and mainline's compaction retry.
  * Pure: the inputs are the request, the zones as they are after the round, and the carried state. */
 #include <errno.h>
 #include <string.h>
@@ -9,6 +10,7 @@
 static const char *const rule_names[NR_RETRY_RULES] = {
 	[RETRY_RULE_BASE] = "base",
 	[RETRY_RULE_REWORK] = "rework",
+	[RETRY_RULE_REWORK_V4] = "rework-v4",
 	[RETRY_RULE_MAINLINE] = "mainline",
 };
 
@@ -176,6 +178,46 @@ static void decide_rework(const struct alloc_request *req, unsigned long nr_recl
 		d->verdict = RETRY_RECLAIM;
 }
 
+/*
+ * rework-v4: the v4 series as posted. 3/3: the counter is reset only by progress of a !costly
+ * order and pages_reclaimed is gone; 2/3: the wait after a passing watermark check depends on
+ * the zone's dirty and writeback pages, not on the device's congestion.
+ */
+static void decide_rework_v4(const struct alloc_request *req, unsigned long nr_reclaimed,
+			     struct retry_state *state, struct retry_decision *d)
+{
+	const struct zone_snapshot *zone;
+
+	d->did_some_progress = nr_reclaimed;
+	if (nr_reclaimed && !is_costly(req->order))
+		state->no_progress_loops = 0;
+	else
+		state->no_progress_loops++;
+	d->no_progress_loops = state->no_progress_loops;
+
+	if (state->no_progress_loops > MAX_RECLAIM_RETRIES) {
+		d->reason = "no progress for more than MAX_RECLAIM_RETRIES rounds";
+		return;
+	}
+	if (is_costly(req->order) && !(req->gfp_mask & __GFP_REPEAT)) {
+		d->reason = "costly order without __GFP_REPEAT";
+		return;
+	}
+	if (!any_zone_could_succeed(req, state->no_progress_loops, true, d)) {
+		d->reason = "no zone can meet min even if all reclaimable after back-off were freed";
+		return;
+	}
+	d->verdict = RETRY_RECLAIM;
+	zone = &req->zones[d->passing_zone];
+	if (!nr_reclaimed && 2 * zone->write_pending > zone->reclaimable_pages) {
+		d->wait = RETRY_WAIT_CONGESTION;
+		d->wait_zone = d->passing_zone;
+		d->reason = "no progress, dirty + writeback above half of reclaimable: congestion_wait";
+	} else {
+		d->reason = "a zone could meet min with free + reclaimable after back-off";
+	}
+}
+
 /* mainline: 6.x should_reclaim_retry() with the counter inside and no back-off. */
 static void decide_mainline(const struct alloc_request *req, unsigned long nr_reclaimed,
 			    struct retry_state *state, struct retry_decision *d)
@@ -226,6 +268,9 @@ void reclaim_retry_decide(enum retry_rule rule, const struct alloc_request *req,
 	case RETRY_RULE_REWORK:
 		decide_rework(req, nr_reclaimed, state, ret_decision);
 		break;
+	case RETRY_RULE_REWORK_V4:
+		decide_rework_v4(req, nr_reclaimed, state, ret_decision);
+		break;
 	case RETRY_RULE_MAINLINE:
 		decide_mainline(req, nr_reclaimed, state, ret_decision);
 		break;
@@ -239,4 +284,32 @@ void reclaim_retry_decide(enum retry_rule rule, const struct alloc_request *req,
 void retry_state_oom_progress(struct retry_state *state)
 {
 	state->no_progress_loops = 0;
+}
+
+bool should_compact_retry(unsigned int order, enum compact_result result, bool zonelist_suitable,
+			  struct compact_retry_state *state)
+{
+	int max_retries = MAX_COMPACT_RETRIES;
+	int min_priority;
+
+	if (!order)
+		return false;
+	if (result == COMPACT_SUCCESS)
+		state->retries++;
+	if (result == COMPACT_SKIPPED)
+		return zonelist_suitable;
+	if (result != COMPACT_COMPLETE) {
+		if (is_costly(order))
+			max_retries /= 4;
+		if (state->retries <= max_retries)
+			return true;
+	}
+	/* Failed, or retried enough at this priority: try harder once more. */
+	min_priority = is_costly(order) ? MIN_COMPACT_COSTLY_PRIORITY : MIN_COMPACT_PRIORITY;
+	if (state->priority > min_priority) {
+		state->priority--;
+		state->retries = 0;
+		return true;
+	}
+	return false;
 }

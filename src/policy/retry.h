@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* The three reclaim retry rules: base (4.3, before the seed patch), rework (the seed patch v4)
- * and mainline (6.x). One entry point, chosen by name; the model and the daemon both call it. */
+/* The reclaim retry rules: base (4.3, before the seed patch), rework (the seed patch, 1/3 of v4),
+ * rework-v4 (the whole v4 series, 1/3-3/3) and mainline (6.x); and mainline's compaction retry.
+ * One entry point, chosen by name; the model and the daemon both call it. */
 #ifndef OOMGUARD_POLICY_RETRY_H
 #define OOMGUARD_POLICY_RETRY_H
 
@@ -19,9 +20,15 @@
 
 #define DIV_ROUND_UP(n, d) (((n) + (d)-1) / (d))
 
-enum retry_rule { RETRY_RULE_BASE, RETRY_RULE_REWORK, RETRY_RULE_MAINLINE, NR_RETRY_RULES };
+enum retry_rule {
+	RETRY_RULE_BASE,
+	RETRY_RULE_REWORK,
+	RETRY_RULE_REWORK_V4,
+	RETRY_RULE_MAINLINE,
+	NR_RETRY_RULES
+};
 
-/* "base", "rework", "mainline"; NULL for an out-of-range value. */
+/* "base", "rework", "rework-v4", "mainline"; NULL for an out-of-range value. */
 const char *retry_rule_name(enum retry_rule rule);
 /* Parses a rule name; returns 0 and writes *ret_rule, or -EINVAL. */
 int retry_rule_parse(const char *name, enum retry_rule *ret_rule);
@@ -46,7 +53,7 @@ struct alloc_request {
 
 /*
  * struct retry_state - what the slow path carries from one reclaim round to the next.
- * @no_progress_loops:  reclaim rounds in a row without progress (rework, mainline)
+ * @no_progress_loops:  reclaim rounds in a row without progress (rework, rework-v4, mainline)
  * @pages_reclaimed:    pages reclaimed over all rounds of this allocation (base, rework)
  */
 struct retry_state {
@@ -104,6 +111,12 @@ struct retry_decision {
  * rework:   the caller's counter (reset on progress, +1 otherwise), then should_reclaim_retry()
  *           of the seed patch: give up after MAX_RECLAIM_RETRIES, costly orders only with
  *           __GFP_REPEAT, then the min watermark on free + reclaimable less the back-off.
+ * rework-v4: the series as posted (15 Dec 2015). 3/3 ("use watermark checks for __GFP_REPEAT
+ *           high order allocations"): no pages_reclaimed, costly orders never reset the counter
+ *           and retry on the watermark check alone. 2/3 ("throttle on IO only when there are too
+ *           many dirty and writeback pages"): after a round without progress, congestion_wait
+ *           (HZ/10) when the passing zone's dirty + writeback exceed half its reclaimable pages;
+ *           otherwise only cond_resched(), no wait_iff_congested().
  * mainline: counter inside, costly orders never reset it, no back-off, highatomic unreserved
  *           before OOM.
  * The caller handles __GFP_NORETRY before it gets here, as the slow path does. A costly order
@@ -127,6 +140,47 @@ bool should_reclaim_retry(const struct alloc_request *req, bool did_some_progres
  * resets no_progress_loops and retries.
  */
 void retry_state_oom_progress(struct retry_state *state);
+
+/* Compaction priorities of 4.9+ (lower is harder); the model's mainline starts async. */
+enum compact_priority {
+	COMPACT_PRIO_SYNC_FULL,
+	COMPACT_PRIO_SYNC_LIGHT,
+	COMPACT_PRIO_ASYNC,
+};
+#define MIN_COMPACT_PRIORITY        COMPACT_PRIO_SYNC_FULL
+#define MIN_COMPACT_COSTLY_PRIORITY COMPACT_PRIO_SYNC_LIGHT
+#define MAX_COMPACT_RETRIES         16
+
+/* What the last direct compaction of an allocation did. */
+enum compact_result {
+	COMPACT_NOT_RUN,  /* order 0, or no compaction this round */
+	COMPACT_DEFERRED, /* every zone skipped: compaction_deferred() */
+	COMPACT_SKIPPED,  /* too few free order-0 pages to migrate into */
+	COMPACT_COMPLETE, /* the scanners met without a block of the order: failed */
+	COMPACT_SUCCESS,  /* a block of the order was made */
+};
+
+/*
+ * struct compact_retry_state - mainline's compaction feedback, carried between rounds.
+ * @priority:  compact_priority (starts at COMPACT_PRIO_ASYNC)
+ * @retries:   compaction_retries: rounds whose compaction made progress
+ */
+struct compact_retry_state {
+	int priority;
+	int retries;
+};
+
+/*
+ * should_compact_retry() - mainline (4.9+, "mm, oom: protect !costly allocations some more" and
+ * the compaction priorities): after reclaim retries are exhausted, retry while compaction could
+ * still make a block. Order 0 never; a success counts a retry (at most MAX_COMPACT_RETRIES, a
+ * quarter for costly orders); a failure, or retries used up, raises the priority (down to
+ * MIN_COMPACT_PRIORITY, MIN_COMPACT_COSTLY_PRIORITY for costly orders) and resets the count;
+ * skipped for want of free pages: retry if @zonelist_suitable (reclaim could give compaction
+ * its free pages). The caller asks only when the last reclaim round made progress.
+ */
+bool should_compact_retry(unsigned int order, enum compact_result result, bool zonelist_suitable,
+			  struct compact_retry_state *state);
 
 /*
  * reclaimable_after_backoff() - reclaimable less DIV_ROUND_UP(loops * reclaimable, 16).

@@ -124,11 +124,13 @@ static bool zone_has_block(const struct sim_zone *z, unsigned int order)
 }
 
 /*
- * compact_zone_order() - compact @z until a free block of @order exists or the scanners meet.
- * Returns true when such a block exists at the end; *ret_migrated counts the pages moved.
+ * compact_zone() - compact @z until a free block of @order exists or the scanners meet. A zone
+ * deferred after failures is skipped unless @ignore_defer (mainline at its highest priority).
+ * Returns COMPACT_SUCCESS when such a block exists at the end, COMPACT_DEFERRED when skipped,
+ * COMPACT_COMPLETE when the scanners met without one; *ret_migrated counts the pages moved.
  */
-bool compact_zone_order(struct sim *s, struct sim_zone *z, unsigned int order,
-			unsigned long *ret_migrated)
+enum compact_result compact_zone(struct sim *s, struct sim_zone *z, unsigned int order,
+				 bool ignore_defer, unsigned long *ret_migrated)
 {
 	struct compact_control cc = {.s = s, .z = z};
 	int32_t end = z->start_pfn + (int32_t)z->nr_pages;
@@ -136,15 +138,18 @@ bool compact_zone_order(struct sim *s, struct sim_zone *z, unsigned int order,
 	bool ok;
 
 	*ret_migrated = 0;
-	if (!z->nr_pages || zone_has_block(z, order))
-		return z->nr_pages != 0;
+	if (!z->nr_pages)
+		return COMPACT_COMPLETE;
+	if (zone_has_block(z, order))
+		return COMPACT_SUCCESS;
 	/* compaction_deferred(): after failures, skip 1 << defer_shift attempts. */
-	if (z->compact_defer_shift && ++z->compact_considered < (1u << z->compact_defer_shift))
-		return false;
+	if (!ignore_defer && z->compact_defer_shift &&
+	    ++z->compact_considered < (1u << z->compact_defer_shift))
+		return COMPACT_DEFERRED;
 	cc.cap = z->nr_pages;
 	cc.isolated = malloc(cc.cap * sizeof(*cc.isolated));
 	if (!cc.isolated)
-		return false;
+		return COMPACT_COMPLETE;
 	cc.free_pfn = end;
 	for (int32_t pb = z->start_pfn;
 	     pb + (int32_t)PAGEBLOCK_PAGES <= cc.free_pfn && !zone_has_block(z, order);
@@ -180,5 +185,11 @@ bool compact_zone_order(struct sim *s, struct sim_zone *z, unsigned int order,
 		z->compact_defer_shift++;
 	s->res->page_events += migrated;
 	*ret_migrated = migrated;
-	return ok;
+	return ok ? COMPACT_SUCCESS : COMPACT_COMPLETE;
+}
+
+bool compact_zone_order(struct sim *s, struct sim_zone *z, unsigned int order,
+			unsigned long *ret_migrated)
+{
+	return compact_zone(s, z, order, false, ret_migrated) == COMPACT_SUCCESS;
 }

@@ -49,6 +49,18 @@
 #define CONGESTION_WAIT_USEC    (USEC_PER_SEC / 10) /* congestion_wait(HZ/10) */
 #define RECLAIM_THROTTLE_USEC   (USEC_PER_SEC / 10) /* shrink_inactive_list's throttle */
 
+/* The OOM report (dump_header: the stack, show_mem, dump_tasks) on the cover letter's serial
+ * console: 115200 baud 8N1 is 11520 bytes/s. About 6000 bytes of header (the stack, Mem-Info, a
+ * line per zone and its buddy counts), then one ~90-byte line per process with an mm, among them
+ * the distribution's own (init, journald, udevd, sshd, getty, shells: about 20). oom_kill_process()
+ * prints it under oom_lock before the kill, at most 10 reports per 5 s (oom_rs). */
+#define CONSOLE_BYTES_PER_SEC   11520u
+#define OOM_REPORT_HEADER_BYTES 6000u
+#define OOM_REPORT_TASK_BYTES   90u
+#define OOM_REPORT_OTHER_TASKS  20u
+#define OOM_RS_INTERVAL_USEC    (5 * USEC_PER_SEC)
+#define OOM_RS_BURST            10u
+
 #define NO_PFN  (-1)
 #define NO_TASK (-1)
 
@@ -139,6 +151,7 @@ enum task_kind {
 	TK_CHURNER, /* GFP_ATOMIC alloc/free loop */
 	TK_HUGETLB, /* allocates order-9 __GFP_REPEAT pages until one fails */
 	TK_LOCKER,  /* holds the lock a victim needs while it allocates kernel memory */
+	TK_FORKER,  /* forks: order-2/3 kernel allocations (stacks), the oldest freed (frag.c) */
 	TK_KSWAPD,
 	TK_REAPER,
 	NR_TASK_KINDS
@@ -168,6 +181,8 @@ struct alloc_state {
 	unsigned long rounds;
 	uint64_t start_usec;
 	bool last_oom_wait; /* the last round's OOM killer waited on an earlier victim */
+	enum compact_result compact_result; /* the last direct compaction's result */
+	struct compact_retry_state crs;     /* mainline's compaction feedback */
 };
 
 /*
@@ -248,7 +263,7 @@ struct sim_bdev {
 	unsigned long flush_pages;
 };
 
-enum event_kind { EV_TASK, EV_WB_DONE, EV_SAMPLE, EV_PHASE };
+enum event_kind { EV_TASK, EV_WB_DONE, EV_SAMPLE, EV_PHASE, EV_OOM_KILL };
 
 struct sim_event {
 	uint64_t when;
@@ -261,6 +276,7 @@ struct sim_event {
 #define SIM_MAX_TASKS    128u
 #define SIM_MAX_FILES    8u
 #define SIM_REAPER_QUEUE SIM_MAX_TASKS
+#define SIM_FRAG_STACKS  2048u /* frag: live children at most (2048 at 2 GiB) */
 
 /*
  * struct sim - the whole machine.
@@ -303,12 +319,20 @@ struct sim {
 	void (*phase_hook)(struct sim *s); /* runs once every counting task is done, if set */
 	bool stop_on_kill;
 	int first_victim;
+	int32_t stacks[SIM_FRAG_STACKS]; /* frag: the forker's live order-2/3 blocks, a ring */
+	uint8_t stack_order[SIM_FRAG_STACKS];
+	unsigned int stacks_head, stacks_len;
 
 	unsigned int nr_runnable;
 	uint64_t flood_start_usec; /* when the load that floods starts (eaters) */
 	uint64_t budget_usec;      /* stop: livelock or stuck is declared past this */
 	uint64_t sample_usec;      /* CSV sampling period */
 	int last_no_progress_loops;
+	uint64_t oom_lock_until; /* oom_lock is held (the report prints) until then */
+	int oom_victim;          /* chosen, to be killed when the report is out (NO_TASK) */
+	uint64_t oom_rs_begin;   /* the report rate limit's interval start */
+	unsigned int oom_rs_printed;
+	uint64_t drift_prng; /* per-CPU vmstat remainders: a stream apart from the interleaving */
 	bool stop;
 	unsigned long csv_oom_events;
 	unsigned long steps;
@@ -386,13 +410,19 @@ struct reclaim_result {
 };
 void shrink_zone(struct sim *s, struct sim_zone *z, int priority, unsigned long nr_to_reclaim,
 		 struct reclaim_result *rr);
-unsigned long try_to_free_pages(struct sim *s, gfp_t gfp, int classzone, struct reclaim_result *rr);
+unsigned long try_to_free_pages(struct sim *s, gfp_t gfp, unsigned int order, int classzone,
+				struct reclaim_result *rr);
 void wakeup_kswapd(struct sim *s, unsigned int order, int classzone);
 uint64_t kswapd_step(struct sim *s, struct sim_task *t);
 
 /* compaction.c */
+enum compact_result compact_zone(struct sim *s, struct sim_zone *z, unsigned int order,
+				 bool ignore_defer, unsigned long *ret_migrated);
 bool compact_zone_order(struct sim *s, struct sim_zone *z, unsigned int order,
 			unsigned long *ret_migrated);
+
+/* zone.c: the per-CPU vmstat threshold of 4.3 (calculate_normal_threshold) */
+unsigned long vmstat_threshold(const struct sim_zone *z);
 
 /* slowpath.c */
 enum alloc_status { ALLOC_OK, ALLOC_WAIT, ALLOC_FAIL };
@@ -407,6 +437,7 @@ void fill_request(struct sim *s, gfp_t gfp, unsigned int order, unsigned int all
 /* oom_kill.c */
 bool out_of_memory(struct sim *s, struct sim_task *current, gfp_t gfp, unsigned int order,
 		   bool *ret_killed);
+void oom_kill_deferred(struct sim *s);
 void task_exit_mm(struct sim *s, struct sim_task *t);
 void task_kill(struct sim *s, struct sim_task *t);
 
@@ -420,6 +451,9 @@ int task_create(struct sim *s, enum task_kind kind, const char *comm, unsigned l
 void task_step(struct sim *s, struct sim_task *t);
 void task_wake(struct sim *s, struct sim_task *t, uint64_t delay_usec);
 void task_set_runnable(struct sim *s, struct sim_task *t, bool runnable);
+void task_sleep(struct sim *s, struct sim_task *t, uint64_t delay_usec, bool cpu);
+void task_finish(struct sim *s, struct sim_task *t);
+void task_idle(struct sim *s, struct sim_task *t);
 uint64_t cpu_time(const struct sim *s, uint64_t nsec);
 void lock_release(struct sim *s, struct sim_task *t);
 
@@ -428,6 +462,10 @@ int events_init(struct sim *s);
 void events_free(struct sim *s);
 void event_push(struct sim *s, uint64_t when, enum event_kind kind, int task, uint32_t gen);
 bool event_pop(struct sim *s, struct sim_event *ret_ev);
+
+/* frag.c: the fragmented machine and its forker */
+void setup_frag(struct sim *s);
+void forker_step(struct sim *s, struct sim_task *t);
 
 /* scenarios.c: a bare machine (kswapd, the reaper if configured), for scenarios and tests */
 int machine_init(struct sim *s, const struct sim_config *cfg, struct sim_result *res, uint64_t seed,

@@ -13,7 +13,8 @@ static bool is_user_task(const struct sim_task *t)
 /*
  * Counts the kill against the request's zones: could reclaim still have met the request? Only the
  * pages reclaim can free count (clean, dirty, under writeback), not the mapped pages of running
- * binaries that the counters call reclaimable but that are referenced on every scan.
+ * binaries that the counters call reclaimable but that are referenced on every scan. The test is
+ * for an order-0 page: for a higher order the memory was there, only not contiguous (frag).
  */
 static void account_kill(struct sim *s, gfp_t gfp, unsigned int order)
 {
@@ -29,7 +30,7 @@ static void account_kill(struct sim *s, gfp_t gfp, unsigned int order)
 		    sz->lists[ZL_FILE_CLEAN].count + sz->nr_dirty + sz->nr_writeback;
 		long available = (long)(z->free_pages + freeable);
 
-		if (__zone_watermark_ok(z, order, min_wmark_pages(z), req.high_zoneidx,
+		if (__zone_watermark_ok(z, 0, min_wmark_pages(z), req.high_zoneidx,
 					req.alloc_flags, available))
 			premature = true;
 		if (zone_reclaimable(z))
@@ -49,10 +50,58 @@ void task_kill(struct sim *s, struct sim_task *t)
 		task_wake(s, t, 0);
 }
 
+/* The SIGKILL: the kill's time is when it is sent ("Killed process" in the log). */
+static void oom_kill_now(struct sim *s, int victim)
+{
+	if (!s->res->first_kill_usec) {
+		s->res->first_kill_usec = s->now;
+		s->first_victim = victim;
+	}
+	s->res->last_kill_usec = s->now;
+	if (s->res->oom_kills > 1)
+		s->res->next_victim_kills++;
+	task_kill(s, &s->tasks[victim]);
+}
+
+/* The report's end: the victim chosen when it began is killed, oom_lock is released. */
+void oom_kill_deferred(struct sim *s)
+{
+	int victim = s->oom_victim;
+
+	s->oom_victim = NO_TASK;
+	if (victim != NO_TASK && s->tasks[victim].run != TR_DEAD)
+		oom_kill_now(s, victim);
+}
+
+/*
+ * How long oom_kill_process()'s report holds oom_lock: the header and a line per process on the
+ * serial console, unless the rate limit (10 per 5 s) suppresses it.
+ */
+static uint64_t oom_report_usec(struct sim *s)
+{
+	unsigned long tasks = OOM_REPORT_OTHER_TASKS, bytes;
+
+	if (!s->oom_rs_begin || s->now >= s->oom_rs_begin + OOM_RS_INTERVAL_USEC) {
+		s->oom_rs_begin = s->now ? s->now : 1;
+		s->oom_rs_printed = 0;
+	}
+	if (s->oom_rs_printed >= OOM_RS_BURST)
+		return 0;
+	s->oom_rs_printed++;
+	s->res->oom_reports++;
+	for (int i = 0; i < s->nr_tasks; i++)
+		if (is_user_task(&s->tasks[i]) && s->tasks[i].run != TR_DEAD)
+			tasks++;
+	bytes = OOM_REPORT_HEADER_BYTES + tasks * OOM_REPORT_TASK_BYTES;
+	return (uint64_t)bytes * USEC_PER_SEC / CONSOLE_BYTES_PER_SEC;
+}
+
 /*
  * out_of_memory() - the kernel's out_of_memory() for a global OOM. Returns true when the caller
  * should retry (a kill was made, an earlier victim is still exiting, or the caller is itself
- * dying); false after a panic (nothing killable). *ret_killed tells whether a task was killed.
+ * dying); false after a panic (nothing killable). *ret_killed tells whether a task was chosen;
+ * with a report to print, the kill comes when it is out (oom_kill_deferred()), and oom_lock is
+ * held until then (s->oom_lock_until).
  */
 bool out_of_memory(struct sim *s, struct sim_task *current, gfp_t gfp, unsigned int order,
 		   bool *ret_killed)
@@ -60,6 +109,7 @@ bool out_of_memory(struct sim *s, struct sim_task *current, gfp_t gfp, unsigned 
 	struct oom_task cand[SIM_MAX_TASKS];
 	int idx[SIM_MAX_TASKS];
 	size_t n = 0, chosen;
+	uint64_t report;
 	long points;
 	enum oom_select_result r;
 
@@ -99,17 +149,21 @@ bool out_of_memory(struct sim *s, struct sim_task *current, gfp_t gfp, unsigned 
 	}
 	account_kill(s, gfp, order);
 	s->res->oom_kills++;
-	if (!s->res->first_kill_usec) {
-		s->res->first_kill_usec = s->now;
-		s->first_victim = idx[chosen];
-	}
-	s->res->last_kill_usec = s->now;
-	if (s->res->oom_kills > 1)
-		s->res->next_victim_kills++;
-	task_kill(s, &s->tasks[idx[chosen]]);
 	*ret_killed = true;
-	if (s->stop_on_kill)
+	if (s->stop_on_kill) {
+		oom_kill_now(s, idx[chosen]);
 		s->stop = true;
+		return true;
+	}
+	report = oom_report_usec(s);
+	if (!report) {
+		oom_kill_now(s, idx[chosen]);
+		return true;
+	}
+	/* dump_header() prints under oom_lock before the SIGKILL goes out. */
+	s->oom_victim = idx[chosen];
+	s->oom_lock_until = s->now + report;
+	event_push(s, s->oom_lock_until, EV_OOM_KILL, NO_TASK, 0);
 	return true;
 }
 

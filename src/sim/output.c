@@ -15,7 +15,8 @@ enum row_fmt { F_OUTCOME, F_COUNT, F_USEC, F_KIB };
 #define HU  (1u << SIM_HUGEPAGES)
 #define CL  (1u << SIM_CHURN_LIVELOCK)
 #define SV  ((1u << SIM_STUCK_VICTIM) | (1u << SIM_STUCK_VICTIM_MMAP))
-#define ALL (FL | FI | HU | CL | SV)
+#define FR  (1u << SIM_FRAG)
+#define ALL (FL | FI | HU | CL | SV | FR)
 
 struct row {
 	const char *label;
@@ -32,17 +33,25 @@ struct row {
 
 static const struct row rows[] = {
     R("outcome", "outcome", ALL, F_OUTCOME, outcome),
-    R("out_of_memory() calls", "oom_calls", FL | HU | CL | SV, F_COUNT, oom_calls),
-    R("OOM kills", "oom_kills", FL | HU | CL | SV, F_COUNT, oom_kills),
+    R("out_of_memory() calls", "oom_calls", FL | HU | CL | SV | FR, F_COUNT, oom_calls),
+    R("OOM kills", "oom_kills", FL | HU | CL | SV | FR, F_COUNT, oom_kills),
+    R("OOM reports printed", "oom_reports", FL | HU | CL | SV | FR, F_COUNT, oom_reports),
+    R("oom_lock trylocks lost", "oom_lock_contended", FL | HU | CL | SV | FR, F_COUNT,
+      oom_lock_contended),
     R("waits for an exiting victim", "oom_waits", FL | SV, F_COUNT, oom_waits),
-    R("kills while free+freeable met min", "premature_kills", FL | CL, F_COUNT, premature_kills),
+    R("kills while free+freeable met min", "premature_kills", FL | CL | FR, F_COUNT,
+      premature_kills),
     R("kills while zone_reclaimable()", "reclaimable_kills", FL | CL, F_COUNT, reclaimable_kills),
     R("first kill (s after load start)", "first_kill_usec", FL | CL | SV, F_USEC, first_kill_usec),
     R("last kill (s after load start)", "last_kill_usec", FL, F_USEC, last_kill_usec),
     R("reclaim rounds before first OOM", "rounds_to_oom", FL | CL | SV, F_COUNT, rounds_to_oom),
     R("longest allocation stall (s)", "max_stall_usec", FL | HU | CL | SV, F_USEC, max_stall_usec),
     R("rounds in the longest stall", "stalled_rounds", FL | CL | SV, F_COUNT, stalled_rounds),
-    R("allocation failures", "alloc_failures", FL | HU, F_COUNT, alloc_failures),
+    R("allocation failures", "alloc_failures", FL | HU | FR, F_COUNT, alloc_failures),
+    R("order-2/3 allocations done", "frag_allocs", FR, F_COUNT, frag_allocs),
+    R("compaction retries (mainline)", "compact_retries", HU | FR, F_COUNT, compact_retries),
+    R("reclaim rounds ended by compaction_ready", "compaction_ready_rounds", HU, F_COUNT,
+      compaction_ready_rounds),
     R("pages reaped", "reaped_pages", FL | SV, F_COUNT, reaped_pages),
     R("victims reaped", "reaper_successes", FL | SV, F_COUNT, reaper_successes),
     R("victims the reaper gave up on", "reaper_giveups", FL | SV, F_COUNT, reaper_giveups),

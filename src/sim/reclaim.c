@@ -52,25 +52,49 @@ static int zonelist_top(const struct sim *s, int classzone)
 }
 
 /*
+ * compaction_ready() of 4.3: a costly-order reclaim stops in a zone that has enough free memory
+ * for compaction to make the block: order-0 pages above high + the balance gap + 2 << order.
+ */
+static bool compaction_ready(const struct sim_zone *z, unsigned int order)
+{
+	const struct zone_snapshot *zs = &z->snap;
+	unsigned long gap = DIV_ROUND_UP(zs->managed_pages, 100);
+	unsigned long mark;
+
+	if (gap > zs->watermark[WMARK_LOW])
+		gap = zs->watermark[WMARK_LOW];
+	mark = zs->watermark[WMARK_HIGH] + gap + (2ul << order);
+	return zs->managed_pages && zone_watermark_ok(zs, 0, mark, 0, 0);
+}
+
+/*
  * try_to_free_pages() - one direct reclaim: priorities DEF_PRIORITY down to 0 over the zonelist
  * until SWAP_CLUSTER_MAX pages are reclaimed. Zones that are not zone_reclaimable() get only
- * the first, light pass (shrink_zones() of 4.3, kept by the seed patch). Returns nr_reclaimed
+ * the first, light pass (shrink_zones() of 4.3, kept by the seed patch). For a costly @order a
+ * zone where compaction_ready() is skipped and ends the reclaim; with nothing reclaimed that
+ * returns 1 ("Aborted reclaim to try compaction? don't OOM, then"). Returns nr_reclaimed
  * (did_some_progress before the rules interpret it).
  * The caller throttles on congestion (see slowpath.c).
  */
-unsigned long try_to_free_pages(struct sim *s, gfp_t gfp, int classzone, struct reclaim_result *rr)
+unsigned long try_to_free_pages(struct sim *s, gfp_t gfp, unsigned int order, int classzone,
+				struct reclaim_result *rr)
 {
 	int top = zonelist_top(s, classzone);
+	bool ready = false;
 
 	(void)gfp;
 	rr->nr_scanned = rr->nr_reclaimed = 0;
 	rr->met_dirty = false;
-	for (int prio = DEF_PRIORITY; prio >= 0; prio--) {
+	for (int prio = DEF_PRIORITY; prio >= 0 && !ready; prio--) {
 		for (int i = top; i >= 0; i--) {
 			struct sim_zone *z = &s->zones[i];
 
 			if (prio != DEF_PRIORITY && !zone_reclaimable(&z->snap))
 				continue;
+			if (order > PAGE_ALLOC_COSTLY_ORDER && compaction_ready(z, order)) {
+				ready = true;
+				continue;
+			}
 			shrink_zone(s, z, prio, SWAP_CLUSTER_MAX, rr);
 		}
 		if (rr->nr_reclaimed >= SWAP_CLUSTER_MAX)
@@ -78,6 +102,10 @@ unsigned long try_to_free_pages(struct sim *s, gfp_t gfp, int classzone, struct 
 	}
 	if (rr->nr_scanned > WRITEBACK_THRESHOLD && rr->met_dirty)
 		wakeup_flusher(s, rr->nr_scanned);
+	if (!rr->nr_reclaimed && ready) {
+		s->res->compaction_ready_rounds++;
+		return 1;
+	}
 	return rr->nr_reclaimed;
 }
 

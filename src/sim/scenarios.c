@@ -25,6 +25,8 @@ static const struct scenario_desc scenarios[NR_SIM_SCENARIOS] = {
 					  "allocates (the reaper's case)"},
     [SIM_STUCK_VICTIM_MMAP] = {"stuck-victim-mmap", "the same, the victim holding mmap_sem "
 						    "for write: the reaper gives up"},
+    [SIM_FRAG] = {"frag", "order-2/3 kernel allocations (fork) while eaters fill memory whose page "
+			  "cache is pinned by scattered slab pages: everything fits"},
 };
 
 static const char *const outcome_names[NR_SIM_OUTCOMES] = {
@@ -105,6 +107,8 @@ int machine_init(struct sim *s, const struct sim_config *cfg, struct sim_result 
 	s->dirty_ratio_pct = 20;
 	s->dirty_bg_ratio_pct = 10;
 	s->lock_holder = s->lock_waiter = NO_TASK;
+	s->oom_victim = NO_TASK;
+	s->drift_prng = seed * 0x9e3779b97f4a7c15ull + 0x7f4a7c15ull;
 	s->kswapd = s->reaper = s->first_victim = NO_TASK;
 	plist_init(&s->huge_pool);
 	for (unsigned int f = 0; f < SIM_MAX_FILES; f++)
@@ -345,6 +349,9 @@ void machine_loop(struct sim *s)
 			if (s->phase_hook)
 				s->phase_hook(s);
 			break;
+		case EV_OOM_KILL:
+			oom_kill_deferred(s);
+			break;
 		default:
 			break;
 		}
@@ -393,6 +400,9 @@ static int machine_run(const struct sim_config *cfg, uint64_t seed, unsigned lon
 	case SIM_STUCK_VICTIM_MMAP:
 		setup_stuck(s, cfg->scenario == SIM_STUCK_VICTIM_MMAP);
 		break;
+	case SIM_FRAG:
+		setup_frag(s);
+		break;
 	default:
 		break;
 	}
@@ -438,6 +448,10 @@ static void result_add(struct sim_result *sum, const struct sim_result *r)
 	sum->reaper_successes += r->reaper_successes;
 	sum->reaper_giveups += r->reaper_giveups;
 	sum->page_events += r->page_events;
+	sum->oom_reports += r->oom_reports;
+	sum->oom_lock_contended += r->oom_lock_contended;
+	sum->compaction_ready_rounds += r->compaction_ready_rounds;
+	sum->compact_retries += r->compact_retries;
 	sum->end_usec += r->end_usec;
 	if (r->max_stall_usec > sum->max_stall_usec) {
 		sum->max_stall_usec = r->max_stall_usec;

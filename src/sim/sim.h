@@ -17,6 +17,7 @@ enum sim_scenario {
 	SIM_CHURN_LIVELOCK,
 	SIM_STUCK_VICTIM,
 	SIM_STUCK_VICTIM_MMAP,
+	SIM_FRAG,
 	NR_SIM_SCENARIOS
 };
 
@@ -81,6 +82,11 @@ enum sim_outcome {
  * @huge_requested:     hugepages: pages requested (the most over the attempts)
  * @huge_obtained:      hugepages: pages obtained in one attempt
  * @budget_attempts:    hugepages: attempts still allocating when the time budget ran out
+ * @oom_reports:        OOM reports printed (the rate limit let them through)
+ * @oom_lock_contended: __alloc_pages_may_oom() calls that lost the oom_lock trylock
+ * @compaction_ready_rounds: costly-order reclaim rounds that returned 1 for compaction_ready()
+ * @compact_retries:    mainline: retries should_compact_retry() granted
+ * @frag_allocs:        frag: order-2/3 allocations that succeeded
  * @page_events:        page allocations, frees, state changes (for the benchmark)
  * @end_usec:           virtual time at the end
  */
@@ -113,6 +119,11 @@ struct sim_result {
 	unsigned int huge_requested;
 	unsigned int huge_obtained;
 	unsigned int budget_attempts;
+	unsigned long oom_reports;
+	unsigned long oom_lock_contended;
+	unsigned long compaction_ready_rounds;
+	unsigned long compact_retries;
+	unsigned long frag_allocs;
 	uint64_t page_events;
 	uint64_t end_usec;
 };

@@ -55,6 +55,41 @@ void fill_request(struct sim *s, gfp_t gfp, unsigned int order, unsigned int all
 	req->nr_zones = n;
 }
 
+/* A draw in [0, n] from the vmstat stream (splitmix64), apart from the interleaving's. */
+static unsigned long drift_below(struct sim *s, unsigned long n)
+{
+	uint64_t z = (s->drift_prng += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return (unsigned long)((z ^ (z >> 31)) % (n + 1));
+}
+
+/*
+ * vmstat_drift() - the counters as 4.3's zone_page_state() reads them: without what each CPU
+ * has not folded yet (less than vmstat_threshold() per CPU and counter). NR_PAGES_SCANNED only
+ * grows between frees, so it reads up to NR_CPUS thresholds short; zone_reclaimable_pages() sums
+ * two file LRU counters, each off by up to a threshold per CPU either way. Which remainders the
+ * CPUs hold at the instant of a read depends on the interleaving: a draw from its own stream
+ * stands for it, so the seed varies it. base and both reworks read so (the reworks read free
+ * pages by zone_page_state_snapshot()); mainline's reads are exact.
+ */
+static void vmstat_drift(struct sim *s, struct zone_snapshot *zones, size_t nr)
+{
+	for (size_t i = 0; i < nr; i++) {
+		struct zone_snapshot *z = &zones[i];
+		unsigned long t = vmstat_threshold(&s->zones[z->idx]);
+		unsigned long short_by = drift_below(s, NR_CPUS * t);
+		long lru = (long)drift_below(s, 4 * NR_CPUS * t) - (long)(2 * NR_CPUS * t);
+
+		z->pages_scanned = z->pages_scanned > short_by ? z->pages_scanned - short_by : 0;
+		if (lru < 0 && (unsigned long)-lru > z->reclaimable_pages)
+			z->reclaimable_pages = 0;
+		else
+			z->reclaimable_pages = (unsigned long)((long)z->reclaimable_pages + lru);
+	}
+}
+
 /* Sleeps until the device is no longer congested, or @timeout_usec, if it is congested now
  * (wait_iff_congested); otherwise only cond_resched(). */
 static uint64_t wait_iff_congested(const struct sim *s, uint64_t timeout_usec)
@@ -85,17 +120,30 @@ void alloc_end(struct sim *s, struct sim_task *t)
 	a->active = false;
 }
 
-static void compact_zonelist(struct sim *s, unsigned int order, int classzone, uint64_t *cost)
+/* Direct compaction over the zonelist until one zone has a block of @order: the best result. */
+static enum compact_result compact_zonelist(struct sim *s, unsigned int order, int classzone,
+					    bool ignore_defer, uint64_t *cost)
 {
 	int top = classzone < s->nr_populated - 1 ? classzone : s->nr_populated - 1;
+	enum compact_result best = COMPACT_NOT_RUN;
 
 	for (int i = top; i >= 0; i--) {
 		unsigned long migrated = 0;
+		enum compact_result r = compact_zone(s, &s->zones[i], order, ignore_defer, &migrated);
 
-		if (compact_zone_order(s, &s->zones[i], order, &migrated))
-			i = -1; /* a block of the order is free now */
 		*cost += cpu_time(s, migrated * MIGRATE_PAGE_NSEC);
+		if (r > best)
+			best = r;
+		if (r == COMPACT_SUCCESS)
+			break; /* a block of the order is free now */
 	}
+	return best;
+}
+
+/* Mainline ignores compaction deferral at its highest priority (4.9+). */
+static bool compact_ignores_defer(const struct sim *s, const struct alloc_state *a)
+{
+	return s->cfg->rule == RETRY_RULE_MAINLINE && a->crs.priority <= MIN_COMPACT_PRIORITY;
 }
 
 /*
@@ -113,12 +161,13 @@ static unsigned long direct_reclaim(struct sim *s, struct sim_task *t, unsigned 
 
 	*cost = cpu_time(s, RECLAIM_ROUND_USEC * 1000ull);
 	if (a->order) {
-		compact_zonelist(s, a->order, classzone, cost);
+		a->compact_result =
+		    compact_zonelist(s, a->order, classzone, compact_ignores_defer(s, a), cost);
 		*ret_pfn = get_page_from_freelist(s, a->gfp, a->order, alloc_flags, classzone);
 		if (*ret_pfn != NO_PFN)
 			return 0;
 	}
-	nr = try_to_free_pages(s, a->gfp, classzone, &rr);
+	nr = try_to_free_pages(s, a->gfp, a->order, classzone, &rr);
 	a->rounds++;
 	*cost += cpu_time(s, rr.nr_scanned * SCAN_PAGE_NSEC + rr.nr_reclaimed * FREE_PAGE_NSEC);
 	if (rr.met_dirty && bdev_congested(s))
@@ -136,13 +185,20 @@ enum may_oom { MAY_OOM_PAGE, MAY_OOM_RETRY, MAY_OOM_NOPAGE, MAY_OOM_NORETRY };
  * round retries, after *@sleep grows by the jiffy the killer's caller sleeps.
  */
 static enum may_oom alloc_may_oom(struct sim *s, struct sim_task *t, int classzone,
-				  int32_t *ret_pfn, uint64_t *sleep)
+				  int32_t *ret_pfn, uint64_t *cost, uint64_t *sleep)
 {
 	struct alloc_state *a = &t->alloc;
 	gfp_t gfp = a->gfp;
 	unsigned int order = a->order;
 	bool killed = false, progress;
 
+	/* mutex_trylock(&oom_lock) failed: somebody else is making progress for us. */
+	if (s->now < s->oom_lock_until || s->oom_victim != NO_TASK) {
+		s->res->oom_lock_contended++;
+		retry_state_oom_progress(&a->rs);
+		*sleep += JIFFY_USEC; /* schedule_timeout_uninterruptible(1) */
+		return MAY_OOM_RETRY;
+	}
 	*ret_pfn =
 	    get_page_from_freelist(s, gfp, order, ALLOC_WMARK_HIGH | ALLOC_CPUSET, classzone);
 	if (*ret_pfn != NO_PFN)
@@ -165,8 +221,12 @@ static enum may_oom alloc_may_oom(struct sim *s, struct sim_task *t, int classzo
 	if (!progress)
 		return MAY_OOM_NORETRY;
 	retry_state_oom_progress(&a->rs);
-	if (killed)
+	if (killed) {
+		/* the report is printed by this task, on a CPU, before it sleeps a jiffy */
+		if (s->oom_lock_until > s->now)
+			*cost += s->oom_lock_until - s->now;
 		*sleep += JIFFY_USEC; /* schedule_timeout_killable(1) */
+	}
 	return MAY_OOM_RETRY;
 }
 
@@ -215,6 +275,8 @@ static enum alloc_status slowpath_round(struct sim *s, struct sim_task *t, int32
 
 	/* 5-6. The rule decides: retry, or go OOM. */
 	fill_request(s, gfp, order, alloc_flags, zones, &req);
+	if (s->cfg->rule != RETRY_RULE_MAINLINE)
+		vmstat_drift(s, zones, req.nr_zones);
 	reclaim_retry_decide(s->cfg->rule, &req, nr, &a->rs, &d);
 	s->last_no_progress_loops = d.no_progress_loops;
 	if (d.verdict == RETRY_RECLAIM || d.verdict == RETRY_UNRESERVE_HIGHATOMIC) {
@@ -226,8 +288,16 @@ static enum alloc_status slowpath_round(struct sim *s, struct sim_task *t, int32
 		goto retry;
 	}
 
+	/* 6. Mainline: compaction feedback, when the last reclaim round made progress. */
+	if (s->cfg->rule == RETRY_RULE_MAINLINE && nr &&
+	    should_compact_retry(order, a->compact_result, true, &a->crs)) {
+		s->res->compact_retries++;
+		a->last_oom_wait = false;
+		goto retry;
+	}
+
 	/* 7-8. */
-	switch (alloc_may_oom(s, t, classzone, &pfn, &sleep)) {
+	switch (alloc_may_oom(s, t, classzone, &pfn, &cost, &sleep)) {
 	case MAY_OOM_PAGE:
 		goto got_pg;
 	case MAY_OOM_RETRY:
@@ -240,7 +310,7 @@ static enum alloc_status slowpath_round(struct sim *s, struct sim_task *t, int32
 
 noretry:
 	if (order) {
-		compact_zonelist(s, order, classzone, &cost);
+		compact_zonelist(s, order, classzone, compact_ignores_defer(s, a), &cost);
 		pfn = get_page_from_freelist(s, gfp, order, alloc_flags, classzone);
 		if (pfn != NO_PFN)
 			goto got_pg;
@@ -285,6 +355,7 @@ enum alloc_status alloc_pages_step(struct sim *s, struct sim_task *t, gfp_t gfp,
 		a->gfp = gfp;
 		a->order = order;
 		a->start_usec = s->now;
+		a->crs.priority = COMPACT_PRIO_ASYNC;
 	}
 	task_set_runnable(s, t, true);
 	return slowpath_round(s, t, ret_pfn, ret_cost_usec);

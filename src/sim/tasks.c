@@ -82,13 +82,13 @@ static bool batch_on_cpu(const struct sim_task *t, enum alloc_status st)
 }
 
 /* Runs @t again after @delay_usec; @cpu says whether it spends them on a CPU. */
-static void task_sleep(struct sim *s, struct sim_task *t, uint64_t delay_usec, bool cpu)
+void task_sleep(struct sim *s, struct sim_task *t, uint64_t delay_usec, bool cpu)
 {
 	task_set_runnable(s, t, cpu);
 	task_wake(s, t, delay_usec ? delay_usec : 1);
 }
 
-static void task_finish(struct sim *s, struct sim_task *t)
+void task_finish(struct sim *s, struct sim_task *t)
 {
 	if (t->counts && !t->finished) {
 		t->finished = true;
@@ -102,7 +102,7 @@ static void task_finish(struct sim *s, struct sim_task *t)
 	}
 }
 
-static void task_idle(struct sim *s, struct sim_task *t)
+void task_idle(struct sim *s, struct sim_task *t)
 {
 	task_set_runnable(s, t, false);
 	t->run = TR_IDLE;
@@ -357,6 +357,9 @@ void task_step(struct sim *s, struct sim_task *t)
 		break;
 	case TK_HUGETLB:
 		hugetlb_step(s, t);
+		break;
+	case TK_FORKER:
+		forker_step(s, t);
 		break;
 	case TK_KSWAPD:
 		d = kswapd_step(s, t);

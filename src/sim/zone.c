@@ -289,3 +289,18 @@ unsigned long total_managed_pages(const struct sim *s)
 		n += s->zones[i].snap.managed_pages;
 	return n;
 }
+
+/* calculate_normal_threshold() of 4.3: how far a CPU's counter may drift before it is folded
+ * into the zone's: 2 * fls(cpus) * (1 + fls(MiB / 128)), at most 125. */
+unsigned long vmstat_threshold(const struct sim_zone *z)
+{
+	unsigned long mem = z->snap.managed_pages >> (27 - 12);
+	unsigned long fls_mem = 0, fls_cpus = 0, t;
+
+	while (mem >> fls_mem)
+		fls_mem++;
+	while (NR_CPUS >> fls_cpus)
+		fls_cpus++;
+	t = 2 * fls_cpus * (1 + fls_mem);
+	return t < 125 ? t : 125;
+}

@@ -18,9 +18,9 @@ check() { # want-in-stderr, args...
 		rc=1
 	fi
 }
-check "unknown scenario 'nosuch' (valid: flood, fit, hugepages, churn-livelock, stuck-victim, stuck-victim-mmap)" nosuch
-check "unknown policy 'fifo' (valid: base, rework, mainline)" flood --policy fifo
-check "unknown policy 'x' (valid: base, rework, mainline)" flood --policy=x
+check "unknown scenario 'nosuch' (valid: flood, fit, hugepages, churn-livelock, stuck-victim, stuck-victim-mmap, frag)" nosuch
+check "unknown policy 'fifo' (valid: base, rework, rework-v4, mainline)" flood --policy fifo
+check "unknown policy 'x' (valid: base, rework, rework-v4, mainline)" flood --policy=x
 check "--seed: 'abc' is not a number" flood --seed abc
 check "--seed: '-1' is not a number" flood --seed -1
 check "--mem-mib: '33' must be a multiple of 4" flood --mem-mib 33
@@ -31,5 +31,5 @@ check "--policy needs a value" flood --policy
 check "no scenario given (valid: flood," --compare
 check "one scenario only, got 'fit' after 'flood'" flood fit
 "$bin" sim --list >/dev/null || { echo "FAIL: --list exits $?"; rc=1; }
-[ "$("$bin" sim --list | wc -l)" -eq 6 ] || { echo "FAIL: --list does not print 6 scenarios"; rc=1; }
+[ "$("$bin" sim --list | wc -l)" -eq 7 ] || { echo "FAIL: --list does not print 7 scenarios"; rc=1; }
 exit $rc

@@ -25,7 +25,7 @@ run() { # name, args...
 	fi
 }
 for sc in $scenarios; do
-	for rule in base rework mainline; do
+	for rule in base rework rework-v4 mainline; do
 		run "$sc-$rule" "$sc" --policy "$rule" --mem-mib 32 --seed 1
 	done
 done

@@ -28,7 +28,7 @@ expect_str "churn-livelock base outcome" "$(field "$j" outcome)" livelock
 expect "churn-livelock base kills" "$(field "$j" oom_kills)" -eq 0
 expect "churn-livelock base stall reaches the budget (us)" "$(field "$j" max_stall_usec)" -ge 50000000
 expect "churn-livelock base rounds" "$(field "$j" stalled_rounds)" -gt 100
-for rule in rework mainline; do
+for rule in rework rework-v4 mainline; do
 	j=$(sim churn-livelock --policy $rule)
 	expect_str "churn-livelock $rule outcome" "$(field "$j" outcome)" completed
 	expect "churn-livelock $rule kills" "$(field "$j" oom_kills)" -eq 1
@@ -36,7 +36,7 @@ for rule in rework mainline; do
 	expect "churn-livelock $rule rounds to OOM" "$(field "$j" rounds_to_oom)" -ge 16
 done
 
-for rule in base rework mainline; do
+for rule in base rework rework-v4 mainline; do
 	j=$(sim stuck-victim --policy $rule --no-reaper)
 	expect_str "stuck-victim $rule no reaper outcome" "$(field "$j" outcome)" stuck
 	expect "stuck-victim $rule no reaper kills" "$(field "$j" oom_kills)" -eq 1
@@ -56,7 +56,8 @@ for rule in base rework mainline; do
 	j=$(sim stuck-victim-mmap --policy $rule)
 	expect_str "stuck-victim-mmap $rule outcome" "$(field "$j" outcome)" completed
 	expect "stuck-victim-mmap $rule reaper gave up" "$(field "$j" reaper_giveups)" -eq 1
-	expect "stuck-victim-mmap $rule reaped nothing" "$(field "$j" reaped_pages)" -eq 0
+	# the first victim is never reaped; the next one may be, while its kill's report prints
+	expect "stuck-victim-mmap $rule reaped at most the next victim" "$(field "$j" reaper_successes)" -le 1
 	expect "stuck-victim-mmap $rule next victim" "$(field "$j" next_victim_kills)" -eq 1
 	kill_at=$(field "$j" first_kill_usec)
 	done_at=$(field "$j" alloc_done_usec)

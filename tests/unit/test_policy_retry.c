@@ -348,6 +348,90 @@ static void test_rule_names(void **state)
 	assert_null(retry_rule_name(NR_RETRY_RULES));
 }
 
+/* rework-v4, patch 2/3: congestion_wait only after a round without progress and with dirty +
+ * writeback above half of the passing zone's reclaimable pages; otherwise no wait at all. */
+static void test_rework_v4_throttle(void **state)
+{
+	struct zone_snapshot z = zone_with(ZONE_NORMAL, 900, 400);
+	struct alloc_request req = request(&z, 1, 0, GFP_KERNEL);
+	struct retry_state st = {0};
+	struct retry_decision d;
+
+	(void)state;
+	z.write_pending = 201;
+	reclaim_retry_decide(RETRY_RULE_REWORK_V4, &req, 0, &st, &d);
+	assert_int_equal(d.verdict, RETRY_RECLAIM);
+	assert_int_equal(d.wait, RETRY_WAIT_CONGESTION);
+	z.write_pending = 200; /* exactly half: no throttle */
+	reclaim_retry_decide(RETRY_RULE_REWORK_V4, &req, 0, &st, &d);
+	assert_int_equal(d.wait, RETRY_WAIT_NONE);
+	z.write_pending = 400;
+	reclaim_retry_decide(RETRY_RULE_REWORK_V4, &req, 5, &st, &d); /* progress: no throttle */
+	assert_int_equal(d.wait, RETRY_WAIT_NONE);
+	assert_int_equal(st.no_progress_loops, 0);
+	assert_string_equal(retry_rule_name(RETRY_RULE_REWORK_V4), "rework-v4");
+}
+
+/* rework-v4, patch 3/3: a costly __GFP_REPEAT order's progress neither resets the counter nor
+ * counts pages_reclaimed: it ends on MAX_RECLAIM_RETRIES where the seed patch stops at 1 << order
+ * reclaimed pages. */
+static void test_rework_v4_costly(void **state)
+{
+	struct zone_snapshot z = zone_with(ZONE_NORMAL, 100000, 100000);
+	struct alloc_request req = request(&z, 1, 9, GFP_KERNEL | __GFP_REPEAT);
+	struct retry_state st = {0};
+	struct retry_decision d;
+	int round;
+
+	(void)state;
+	for (round = 1; round <= 100; round++) {
+		reclaim_retry_decide(RETRY_RULE_REWORK_V4, &req, 100, &st, &d);
+		if (d.verdict == RETRY_OOM)
+			break;
+	}
+	assert_int_equal(round, MAX_RECLAIM_RETRIES + 1);
+	assert_int_equal(st.pages_reclaimed, 0);
+	memset(&st, 0, sizeof(st));
+	for (round = 1; round <= 100; round++) {
+		reclaim_retry_decide(RETRY_RULE_REWORK, &req, 100, &st, &d);
+		if (d.verdict == RETRY_OOM)
+			break;
+	}
+	assert_int_equal(round, 6); /* 6 * 100 >= 512 */
+	/* without __GFP_REPEAT: OOM path at once */
+	req.gfp_mask = GFP_KERNEL;
+	memset(&st, 0, sizeof(st));
+	reclaim_retry_decide(RETRY_RULE_REWORK_V4, &req, 100, &st, &d);
+	assert_int_equal(d.verdict, RETRY_OOM);
+}
+
+/* Mainline's compaction feedback: never for order 0; failures raise the priority to its floor
+ * (sync full for !costly, sync light for costly), then give up; successes count retries. */
+static void test_should_compact_retry(void **state)
+{
+	struct compact_retry_state cs = {COMPACT_PRIO_ASYNC, 0};
+	int n = 0;
+
+	(void)state;
+	assert_false(should_compact_retry(0, COMPACT_COMPLETE, true, &cs));
+	while (should_compact_retry(2, COMPACT_COMPLETE, true, &cs))
+		n++;
+	assert_int_equal(n, 2);
+	assert_int_equal(cs.priority, MIN_COMPACT_PRIORITY);
+	cs = (struct compact_retry_state){COMPACT_PRIO_ASYNC, 0};
+	n = 0;
+	while (should_compact_retry(9, COMPACT_COMPLETE, true, &cs))
+		n++;
+	assert_int_equal(n, 1);
+	cs = (struct compact_retry_state){COMPACT_PRIO_SYNC_FULL, 0};
+	n = 0;
+	while (should_compact_retry(2, COMPACT_SUCCESS, true, &cs) && n < 100)
+		n++;
+	assert_int_equal(n, MAX_COMPACT_RETRIES);
+	assert_true(should_compact_retry(2, COMPACT_SKIPPED, true, &cs));
+	assert_false(should_compact_retry(2, COMPACT_SKIPPED, false, &cs));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -362,6 +446,9 @@ int main(void)
 		cmocka_unit_test(test_base_livelock_rework_bounded),
 		cmocka_unit_test(test_mainline_unreserves_highatomic),
 		cmocka_unit_test(test_rule_names),
+		cmocka_unit_test(test_rework_v4_throttle),
+		cmocka_unit_test(test_rework_v4_costly),
+		cmocka_unit_test(test_should_compact_retry),
 	};
 	return cmocka_run_group_tests_name("retry", tests, NULL, NULL);
 }

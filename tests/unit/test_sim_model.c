@@ -130,13 +130,21 @@ static void test_oom_waits_for_victim(void **state)
 	fill(s, big, 0, 300, PS_ANON);
 	assert_true(out_of_memory(s, &s->tasks[small], GFP_KERNEL, 0, &killed));
 	assert_true(killed);
+	/* the report holds oom_lock; the SIGKILL goes out when it is printed */
+	assert_false(s->tasks[big].killed);
+	assert_int_equal(s->oom_victim, big);
+	assert_true(s->oom_lock_until > s->now);
+	assert_int_equal(f->res.oom_reports, 1);
+	oom_kill_deferred(s);
 	assert_true(s->tasks[big].killed);
+	assert_int_equal(s->oom_victim, NO_TASK);
 	assert_true(out_of_memory(s, &s->tasks[small], GFP_KERNEL, 0, &killed));
 	assert_false(killed);
 	assert_int_equal(f->res.oom_waits, 1);
 	s->tasks[big].oom_skip = true; /* reaped or given up on */
 	assert_true(out_of_memory(s, &s->tasks[small], GFP_KERNEL, 0, &killed));
 	assert_true(killed);
+	oom_kill_deferred(s);
 	assert_true(s->tasks[small].killed);
 	assert_int_equal(f->res.oom_kills, 2);
 	machine_put(f);
