@@ -78,6 +78,7 @@ static void say_status(struct daemon *d, const char *extra)
 	const struct verdict_note *v = &d->last_verdict;
 	char text[NOTIFY_STATUS_MAX], comm[ESCAPED_COMM_LEN];
 	size_t waiting = 0;
+	unsigned long kills;
 	int len;
 
 	if (d->notify.fd < 0)
@@ -94,10 +95,10 @@ static void say_status(struct daemon *d, const char *extra)
 	if (waiting)
 		len += snprintf(text + len, sizeof(text) - (size_t)len, " (%zu not there yet)",
 				waiting);
-	len += snprintf(text + len, sizeof(text) - (size_t)len, "%s; %lu %s",
-			d->cfg.dry_run ? ", dry run" : "",
-			d->cfg.dry_run ? d->dry_run_kills : d->kills,
-			d->cfg.dry_run ? "would-be kills" : "kills");
+	kills = d->cfg.dry_run ? d->dry_run_kills : d->kills;
+	len += snprintf(text + len, sizeof(text) - (size_t)len, "%s; %lu %skill%s",
+			d->cfg.dry_run ? ", dry run" : "", kills, d->cfg.dry_run ? "would-be " : "",
+			kills == 1 ? "" : "s");
 	if (!v->serial) {
 		snprintf(text + len, sizeof(text) - (size_t)len, "; no OOM verdict yet");
 	} else {
