@@ -62,14 +62,15 @@ $(BUILD)/oomguard.service: dist/oomguard.service.in FORCE
 	@if cmp -s $@.tmp $@; then rm $@.tmp; else mv $@.tmp $@; fi
 
 deps: $(DEPS_STAMP)
+# SKIP_DEPS=1: the packages are there already (debian/control's Build-Depends).
 $(DEPS_STAMP): scripts/deps.sh
-	@scripts/deps.sh build
+	@$(if $(SKIP_DEPS),true,scripts/deps.sh build)
 	@mkdir -p $(BUILD) && touch $@
 
 ifeq ($(LIBC),musl)
 MUSL_OBJ := $(patsubst %.c,$(BUILD)/musl/%.o,$(LIB_SRC) $(MAIN_SRC))
 oomguard: $(MUSL_OBJ)
-	musl-gcc $(CFLAGS) -static -o $@ $^ $$($(CC) -print-file-name=libinih.a)
+	musl-gcc $(CFLAGS) $(LDFLAGS) -static -o $@ $^ $$($(CC) -print-file-name=libinih.a)
 else ifeq ($(LIBC),glibc)
 oomguard: $(REL_OBJ) $(BUILD)/rel/$(MAIN_SRC:.c=.o)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)

@@ -15,6 +15,8 @@ done
 v=$("$bin" --version) || fail "--version exited $?"
 grep -qE '^oomguard [0-9]+\.[0-9]+\.[0-9]+$' <<<"$v" || fail "--version format: $v"
 [ "$("$bin" version)" = "$v" ] || fail "'oomguard version' says $("$bin" version), --version $v"
+deb=$(sed -n '1s/^oomguard (\([^)]*\)).*/\1/p' debian/changelog)
+[ "oomguard $deb" = "$v" ] || fail "debian/changelog says $deb, --version $v"
 "$bin" version extra >/dev/null 2>&1
 [ $? -eq 2 ] || fail "version with an argument should exit 2"
 
