@@ -35,7 +35,7 @@ cmp -s dist/oomguard.conf "$dest/etc/oomguard.conf" || fail "the configuration d
 echo "interval_msec = 250" >>"$dest/etc/oomguard.conf"
 out=$(inst install)
 grep -q 'oomguard.conf kept as it is' <<<"$out" || fail "second install did not say: $out"
-grep -q '^interval_msec = 250$' "$dest/etc/oomguard.conf" || fail "the configuration was overwritten"
+grep -q '^interval_msec = 250$' "$dest/etc/oomguard.conf" || fail "the config was overwritten"
 cmp -s dist/oomguard.conf "$dest/etc/oomguard.conf.new" || fail "no oomguard.conf.new"
 inst uninstall >/dev/null
 left=$(cd "$dest" && find . -type f | sort)
