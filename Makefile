@@ -4,11 +4,16 @@
 # installed on the first build (scripts/deps.sh).
 
 CC ?= cc
+# Where `make install` puts things (DESTDIR prefixed to each). The daemon is an administrator's
+# command (section 8): sbin. The unit is written from dist/oomguard.service.in with SBINDIR and
+# SYSCONFDIR in it. debian/rules installs with PREFIX=/usr.
 PREFIX ?= /usr/local
-BINDIR ?= $(PREFIX)/bin
+SBINDIR ?= $(PREFIX)/sbin
 SYSCONFDIR ?= /etc
 UNITDIR ?= /lib/systemd/system
+MANDIR ?= $(PREFIX)/share/man
 DOCDIR ?= $(PREFIX)/share/doc/oomguard
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 DESTDIR ?=
 
 WARN := -Wall -Wextra -Werror -Wshadow -Wconversion -Wstrict-prototypes -Wmissing-prototypes
@@ -45,17 +50,27 @@ DEPS_STAMP := $(BUILD)/.deps-ok
 # Keep objects of test and bench programs: they are not throwaway intermediates.
 .SECONDARY:
 
-all: oomguard tools
+all: oomguard tools $(BUILD)/oomguard.service
+
+# The unit with this build's paths. Written every time, replaced only when it differs: a PREFIX
+# given on the command line takes effect, and what did not change keeps its time.
+UNIT_SUBST := s|@SBINDIR@|$(SBINDIR)|g; s|@SYSCONFDIR@|$(SYSCONFDIR)|g
+.PHONY: FORCE
+$(BUILD)/oomguard.service: dist/oomguard.service.in FORCE
+	@mkdir -p $(@D)
+	@sed '$(UNIT_SUBST)' $< >$@.tmp
+	@if cmp -s $@.tmp $@; then rm $@.tmp; else mv $@.tmp $@; fi
 
 deps: $(DEPS_STAMP)
+# SKIP_DEPS=1: the packages are there already (debian/control's Build-Depends).
 $(DEPS_STAMP): scripts/deps.sh
-	@scripts/deps.sh build
+	@$(if $(SKIP_DEPS),true,scripts/deps.sh build)
 	@mkdir -p $(BUILD) && touch $@
 
 ifeq ($(LIBC),musl)
 MUSL_OBJ := $(patsubst %.c,$(BUILD)/musl/%.o,$(LIB_SRC) $(MAIN_SRC))
 oomguard: $(MUSL_OBJ)
-	musl-gcc $(CFLAGS) -static -o $@ $^ $$($(CC) -print-file-name=libinih.a)
+	musl-gcc $(CFLAGS) $(LDFLAGS) -static -o $@ $^ $$($(CC) -print-file-name=libinih.a)
 else ifeq ($(LIBC),glibc)
 oomguard: $(REL_OBJ) $(BUILD)/rel/$(MAIN_SRC:.c=.o)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
@@ -108,19 +123,23 @@ $(BUILD)/tools/%: tools/%.c | $(DEPS_STAMP)
 # shipped binary (as "TEST (shipped)", matched as "TEST shipped"; CHECK_SHIPPED lists what
 # tests/run.sh lists), ./oomguard.
 CHECK_SHIPPED := tests/cli/usage.sh tests/cli/daemon_run.sh tests/sim/golden.sh \
-	tests/integration/daemon_flood.sh tests/integration/daemon_frozen.sh
+	tests/integration/daemon_flood.sh tests/integration/daemon_frozen.sh \
+	tests/integration/daemon_notify.sh
 SHELL_TESTS := $(wildcard tests/cli/*.sh tests/sim/*.sh tests/integration/*.sh)
 containing = $(strip $(foreach x,$(2),$(if $(findstring $(1),$(x)),$(x))))
 naming = $(if $(2),$(shell grep -l -e '$(1)' $(2)))
 ifeq ($(T),)
-CHECK_NEEDS := oomguard $(BUILD)/san/oomguard $(UNIT_BIN) $(ITEST_BIN) $(TOOLS)
+CHECK_NEEDS := oomguard $(BUILD)/san/oomguard $(UNIT_BIN) $(ITEST_BIN) $(TOOLS) \
+	$(BUILD)/oomguard.service
 else
 T_SHELL := $(call containing,$(T),$(SHELL_TESTS))
 T_SHIPPED := $(strip $(foreach t,$(CHECK_SHIPPED),$(if $(findstring $(T),$(t) shipped),$(t))))
 CHECK_NEEDS := $(call containing,$(T),$(UNIT_BIN) $(ITEST_BIN)) \
 	$(if $(call naming,OOMGUARD_BIN\|tests/lib/daemon.sh,$(T_SHELL)),$(BUILD)/san/oomguard) \
 	$(if $(T_SHIPPED),oomguard) \
-	$(if $(call naming,OOMGUARD_TOOLS\|OG_TOOLS,$(sort $(T_SHELL) $(T_SHIPPED))),$(TOOLS))
+	$(if $(call naming,OOMGUARD_TOOLS\|OG_TOOLS,$(sort $(T_SHELL) $(T_SHIPPED))),$(TOOLS)) \
+	$(if $(call naming,build/oomguard.service,$(T_SHELL)),$(BUILD)/oomguard.service) \
+	$(if $(call naming,make -s install,$(T_SHELL)),oomguard)
 endif
 check: $(CHECK_NEEDS)
 	@tests/run.sh $(if $(T),'$(T)')
@@ -167,11 +186,44 @@ $(BUILD)/fuzz/src/%.o: src/%.c | $(BUILD)/.deps-fuzz-ok
 $(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_LIB_OBJ) | $(BUILD)/.deps-fuzz-ok
 	$(FUZZ_CC) $(BASE_CFLAGS) -O1 -g $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $< $(FUZZ_LIB_OBJ)
 
+# The configuration is an administrator's: one already there is never overwritten (the shipped
+# one goes beside it as oomguard.conf.new when they differ). `make uninstall` removes what
+# `make install` put, and the configuration only when it is still the shipped one.
+CONF := $(DESTDIR)$(SYSCONFDIR)/oomguard.conf
 install: oomguard
-	install -D -m 0755 oomguard $(DESTDIR)$(BINDIR)/oomguard
-	install -D -m 0644 dist/oomguard.conf $(DESTDIR)$(SYSCONFDIR)/oomguard.conf
-	install -D -m 0644 dist/oomguard.service $(DESTDIR)$(UNITDIR)/oomguard.service
+	install -D -m 0755 oomguard $(DESTDIR)$(SBINDIR)/oomguard
+	@if [ ! -e $(CONF) ]; then \
+		echo "install -D -m 0644 dist/oomguard.conf $(CONF)"; \
+		install -D -m 0644 dist/oomguard.conf $(CONF); \
+	elif ! cmp -s dist/oomguard.conf $(CONF); then \
+		echo "$(CONF) kept as it is; the shipped one is $(CONF).new"; \
+		install -m 0644 dist/oomguard.conf $(CONF).new; \
+	fi
+	install -d $(DESTDIR)$(UNITDIR)
+	sed '$(UNIT_SUBST)' dist/oomguard.service.in >$(DESTDIR)$(UNITDIR)/oomguard.service
+	chmod 0644 $(DESTDIR)$(UNITDIR)/oomguard.service
+	install -D -m 0644 man/oomguard.8 $(DESTDIR)$(MANDIR)/man8/oomguard.8
+	install -D -m 0644 man/oomguard.conf.5 $(DESTDIR)$(MANDIR)/man5/oomguard.conf.5
+	install -D -m 0644 dist/oomguard.bash-completion $(DESTDIR)$(BASHCOMPDIR)/oomguard
 	install -D -m 0644 docs/daemon.md $(DESTDIR)$(DOCDIR)/daemon.md
+
+uninstall:
+	rm -f $(DESTDIR)$(SBINDIR)/oomguard $(DESTDIR)$(UNITDIR)/oomguard.service \
+		$(DESTDIR)$(MANDIR)/man8/oomguard.8 $(DESTDIR)$(MANDIR)/man5/oomguard.conf.5 \
+		$(DESTDIR)$(BASHCOMPDIR)/oomguard $(DESTDIR)$(DOCDIR)/daemon.md $(CONF).new
+	-rmdir $(DESTDIR)$(DOCDIR) 2>/dev/null
+	@if cmp -s dist/oomguard.conf $(CONF); then \
+		echo "rm -f $(CONF)"; rm -f $(CONF); \
+	elif [ -e $(CONF) ]; then \
+		echo "$(CONF) kept: it differs from the shipped one"; \
+	fi
+
+# The Debian package (debian/): dpkg-buildpackage, then lintian on it. Not part of `make check`
+# (a clean build from scratch, about a minute); the .deb and its lintian report go to $(BUILD)/deb.
+.PHONY: deb uninstall
+deb:
+	@scripts/deps.sh deb
+	@scripts/deb.sh $(BUILD)/deb
 
 format:
 	clang-format -i $(shell find src tests tools bench -name '*.[ch]')

@@ -1,15 +1,18 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 # Installs the Debian packages oomguard needs when they are missing (as root), or says which.
-# Usage: scripts/deps.sh build|bench|vm|fuzz
+# Usage: scripts/deps.sh build|bench|vm|fuzz|deb
 set -eu
 case "${1:-build}" in
-build) pkgs="gcc make pkg-config libc6-dev musl-tools libcmocka-dev libinih-dev" ;;
+# groff-base: tests/cli/man.sh formats the manual pages.
+build) pkgs="gcc make pkg-config libc6-dev musl-tools libcmocka-dev libinih-dev groff-base" ;;
 bench) pkgs="gnuplot-nox earlyoom nohang lxcfs util-linux procps" ;;
 vm) pkgs="qemu-system-x86 linux-image-cloud-amd64 busybox-static cpio gzip e2fsprogs kmod coreutils gcc libc6-dev libinih-dev" ;;
 # libFuzzer's runtime is in libclang-rt-dev, which clang only recommends (not installed here).
 fuzz) pkgs="clang libclang-rt-dev make libc6-dev" ;;
-*) echo "deps.sh: unknown set '$1' (valid: build, bench, vm, fuzz)" >&2; exit 2 ;;
+# make deb: dpkg-buildpackage with debian/control's Build-Depends, then lintian.
+deb) pkgs="dpkg-dev build-essential debhelper musl-tools libinih-dev lintian" ;;
+*) echo "deps.sh: unknown set '$1' (valid: build, bench, vm, fuzz, deb)" >&2; exit 2 ;;
 esac
 missing=""
 for p in $pkgs; do

@@ -24,7 +24,6 @@ int cli_build_daemon(struct daemon *d, int argc, char **argv, const char *cmd)
 	}
 	if (r < 0) {
 		fprintf(stderr, "oomguard %s: %s\n", cmd, err);
-		options_usage(stderr, cmd);
 		return EXIT_USAGE;
 	}
 	return 0;

@@ -11,6 +11,9 @@
 #include "daemon/log.h"
 #include "policy/progress.h"
 
+#define STR_(x) #x
+#define STR(x)  STR_(x)
+
 void config_defaults(struct config *c)
 {
 	memset(c, 0, sizeof(*c));
@@ -81,7 +84,47 @@ static int parse_level(const char *v, int *ret)
 	return -EINVAL;
 }
 
+void config_valid(const char *key, char *buf, size_t size)
+{
+	static const struct {
+		const char *key;
+		const char *text;
+	} valid[] = {
+	    {"interval_msec", "a number in " STR(CONFIG_INTERVAL_MSEC_MIN) ".." STR(
+				  CONFIG_INTERVAL_MSEC_MAX)},
+	    {"cgroup", "an absolute path, at most " STR(CONFIG_PATH_MAX_LEN) " bytes"},
+	    {"reserve_permille", "a number in 1.." STR(CONFIG_RESERVE_PERMILLE_MAX)},
+	    {"stall_bound_permille", "a number in 1.." STR(CONFIG_STALL_BOUND_PERMILLE_MAX)},
+	    {"protect", "a process name, at most " STR(CONFIG_COMM_MAX_LEN) " characters"},
+	    {"prefer_regex", "a POSIX extended regex, at most " STR(CONFIG_REGEX_MAX_LEN) " bytes"},
+	    {"avoid_regex", "a POSIX extended regex, at most " STR(CONFIG_REGEX_MAX_LEN) " bytes"},
+	    {"prefer_cgroup", "a cgroup path, at most " STR(CONFIG_PATH_MAX_LEN) " bytes"},
+	    {"avoid_cgroup", "a cgroup path, at most " STR(CONFIG_PATH_MAX_LEN) " bytes"},
+	    {"log_level", "error, warning, notice, info, debug"},
+	    {"root", "a directory, at most " STR(CONFIG_PATH_MAX_LEN) " bytes"},
+	};
+
+	if (!strcmp(key, "refault_min_pages")) {
+		snprintf(buf, size, "a number in 0..%llu",
+			 (unsigned long long)CONFIG_REFAULT_MIN_PAGES_MAX);
+		return;
+	}
+	for (size_t i = 0; i < sizeof(valid) / sizeof(valid[0]); i++) {
+		if (!strcmp(key, valid[i].key)) {
+			snprintf(buf, size, "%s", valid[i].text);
+			return;
+		}
+	}
+	snprintf(buf, size, "yes, true, 1, on, no, false, 0, off"); /* the truth values */
+}
+
 int config_set(struct config *c, const char *key, const char *value, char *err, size_t errsize)
+{
+	return config_set_named(c, key, key, value, err, errsize);
+}
+
+int config_set_named(struct config *c, const char *key, const char *name, const char *value,
+		     char *err, size_t errsize)
 {
 	uint64_t u;
 	bool b;
@@ -93,7 +136,8 @@ int config_set(struct config *c, const char *key, const char *value, char *err, 
 			c->interval_msec = (unsigned int)u;
 	} else if (!strcmp(key, "cgroup")) {
 		if (c->nr_cgroups >= CONFIG_MAX_CGROUPS) {
-			snprintf(err, errsize, "more than %d cgroups", CONFIG_MAX_CGROUPS);
+			snprintf(err, errsize, "%s: more than %d cgroups", name,
+				 CONFIG_MAX_CGROUPS);
 			return -EINVAL;
 		}
 		r = value[0] == '/' ? copy_str(c->cgroups[c->nr_cgroups], CONFIG_PATH_MAX, value)
@@ -124,7 +168,8 @@ int config_set(struct config *c, const char *key, const char *value, char *err, 
 			c->refault_min_pages = u;
 	} else if (!strcmp(key, "protect")) {
 		if (c->nr_protect >= CONFIG_MAX_PROTECT) {
-			snprintf(err, errsize, "more than %d protected names", CONFIG_MAX_PROTECT);
+			snprintf(err, errsize, "%s: more than %d protected names", name,
+				 CONFIG_MAX_PROTECT);
 			return -EINVAL;
 		}
 		r = copy_str(c->protect[c->nr_protect], CONFIG_COMM_LEN, value);
@@ -146,8 +191,12 @@ int config_set(struct config *c, const char *key, const char *value, char *err, 
 		snprintf(err, errsize, "unknown key '%s'", key);
 		return -EINVAL;
 	}
-	if (r)
-		snprintf(err, errsize, "bad value '%s' for %s", value, key);
+	if (r) {
+		char valid[96];
+
+		config_valid(key, valid, sizeof(valid));
+		snprintf(err, errsize, "bad value '%s' for %s (valid: %s)", value, name, valid);
+	}
 	return r;
 }
 
@@ -206,14 +255,20 @@ int config_finish(struct config *c, char *err, size_t errsize)
 	c->re_serial = ++serial ? serial : ++serial; /* never 0: an empty cache slot */
 	if (c->prefer_regex[0]) {
 		if (regcomp(&c->prefer_re, c->prefer_regex, REG_EXTENDED | REG_NOSUB)) {
-			snprintf(err, errsize, "bad prefer_regex '%s'", c->prefer_regex);
+			snprintf(err, errsize,
+				 "bad value '%s' for prefer_regex (--prefer): not a POSIX "
+				 "extended regex",
+				 c->prefer_regex);
 			return -EINVAL;
 		}
 		c->has_prefer_re = true;
 	}
 	if (c->avoid_regex[0]) {
 		if (regcomp(&c->avoid_re, c->avoid_regex, REG_EXTENDED | REG_NOSUB)) {
-			snprintf(err, errsize, "bad avoid_regex '%s'", c->avoid_regex);
+			snprintf(err, errsize,
+				 "bad value '%s' for avoid_regex (--avoid): not a POSIX "
+				 "extended regex",
+				 c->avoid_regex);
 			config_release(c);
 			return -EINVAL;
 		}

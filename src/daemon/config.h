@@ -40,6 +40,13 @@
 #define CONFIG_COMM_LEN 16
 /* A prefer or avoid regex. */
 #define CONFIG_REGEX_MAX 256
+/* The longest values, as the usage errors state them (each size less its NUL). */
+#define CONFIG_PATH_MAX_LEN  511
+#define CONFIG_COMM_MAX_LEN  15
+#define CONFIG_REGEX_MAX_LEN 255
+_Static_assert(CONFIG_PATH_MAX_LEN + 1 == CONFIG_PATH_MAX, "path length");
+_Static_assert(CONFIG_COMM_MAX_LEN + 1 == CONFIG_COMM_LEN, "comm length");
+_Static_assert(CONFIG_REGEX_MAX_LEN + 1 == CONFIG_REGEX_MAX, "regex length");
 
 struct config {
 	unsigned int interval_msec;
@@ -75,6 +82,16 @@ void config_defaults(struct config *c);
  * Return: 0, or -EINVAL with a reason in @err.
  */
 int config_set(struct config *c, const char *key, const char *value, char *err, size_t errsize);
+
+/*
+ * config_set_named() - config_set(), with the setting called @name in @err ("--interval" for
+ * an option, the key for the file): "bad value 'V' for NAME (valid: ...)".
+ */
+int config_set_named(struct config *c, const char *key, const char *name, const char *value,
+		     char *err, size_t errsize);
+
+/* config_valid() - what @key accepts, in words ("a number in 10..10000"), into @buf. */
+void config_valid(const char *key, char *buf, size_t size);
 
 /*
  * config_load_file() - read the INI file @path into @c (section [oomguard] or none).

@@ -21,6 +21,7 @@ void daemon_init(struct daemon *d, int argc, char **argv)
 	d->nr_scopes = 0;
 	d->reaper.report_rd = d->reaper.report_wr = -1; /* not started yet */
 	event_state_init(&d->ev);
+	notify_init(&d->notify);
 }
 
 int daemon_setup_scopes(struct daemon *d, char *err, size_t errsize)
@@ -207,5 +208,6 @@ void daemon_teardown(struct daemon *d)
 	events_stop(d);
 	events_close(&d->ev);
 	tasks_close(&d->tasks);
+	notify_close(&d->notify);
 	config_release(&d->cfg);
 }

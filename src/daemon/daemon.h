@@ -15,6 +15,7 @@
 #include "daemon/config.h"
 #include "daemon/events.h"
 #include "daemon/kill.h"
+#include "daemon/notify.h"
 #include "daemon/reaper.h"
 #include "daemon/scope.h"
 #include "daemon/tasks.h"
@@ -31,6 +32,9 @@
  * @argc, @argv:   the command line, parsed again at each reload
  * @page_shift:    the kernel's page size (sys_page_shift()), read at start-up
  * @ev:            the event sources and the round gate's state
+ * @notify:        systemd's notification socket and watchdog (notify.h)
+ * @last_verdict:  the last OOM verdict and its outcome, said in STATUS=
+ * @said_serial, @said_waiting: what the last STATUS= said (a new one goes when they change)
  * @scratch:       the one buffer every file of the loop is read into
  */
 struct daemon {
@@ -48,6 +52,10 @@ struct daemon {
 	struct cgroup_mounts mounts; /* as read at set-up: where an absent scope will appear */
 	unsigned long rounds, kills, dry_run_kills;
 	int exit_code; /* what daemon_run() returns once stopped: 0, or EXIT_RUNTIME */
+	struct notify notify;
+	struct verdict_note last_verdict;
+	unsigned long said_serial;
+	size_t said_waiting;
 	char scratch[SCOPE_SCRATCH_SIZE];
 };
 

@@ -4,11 +4,25 @@
 #include "daemon/kill.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "daemon/daemon.h"
 #include "daemon/log.h"
 #include "linux/sys.h"
+
+/* What the verdict of @s came to, for systemd's STATUS= (loop.c says it). */
+static void note_verdict(struct daemon *d, const struct scope *s, const char *outcome,
+			 const struct oom_task *victim)
+{
+	struct verdict_note *v = &d->last_verdict;
+
+	v->serial++;
+	v->outcome = outcome;
+	v->pid = victim ? victim->pid : 0;
+	snprintf(v->comm, sizeof(v->comm), "%.15s", victim ? victim->comm : "");
+	snprintf(v->scope, sizeof(v->scope), "%s", s->name);
+}
 
 void log_decision(const struct scope *s, int prio, const char *what)
 {
@@ -57,6 +71,7 @@ static bool recheck_resolved(struct daemon *d, struct scope *s, const struct oom
 	log_msg(LOG_PRIO_NOTICE, "resolved before kill scope=%s pid=%d comm=%s%s", s->name,
 		victim->pid, comm,
 		scope_kernel_killed(&recheck, &s->cur) ? " (the kernel killed)" : "");
+	note_verdict(d, s, "resolved before kill", victim);
 	scope_oom_progress(s);
 	return true;
 }
@@ -84,6 +99,7 @@ static int signal_and_hand(struct daemon *d, struct scope *s, const struct oom_t
 			(unsigned long long)pages_to_kib(victim->rss_pages, s->page_shift), points,
 			victim->oom_score_adj);
 		sys->close(pidfd);
+		note_verdict(d, s, "would kill", victim);
 		scope_oom_progress(s);
 		return 0;
 	}
@@ -103,10 +119,12 @@ static int signal_and_hand(struct daemon *d, struct scope *s, const struct oom_t
 				s->name, victim->pid, comm);
 		else
 			log_errno(r, "pidfd_send_signal pid=%d", victim->pid);
+		note_verdict(d, s, r == -ESRCH ? "victim exited before kill" : "kill failed", victim);
 		sys->close(pidfd);
 		return r;
 	}
 	d->kills++;
+	note_verdict(d, s, "killed", victim);
 	victim_record(&d->victims, victim->pid, victim->start_time, req.kill_usec);
 	/* The reaper first (it takes the pidfd): a log write may itself wait for memory. */
 	req.pidfd = pidfd;
@@ -167,6 +185,9 @@ int daemon_kill(struct daemon *d, struct scope *s, const struct oom_task *victim
 			s->name, victim->pid, comm, pidfd == -ESRCH ? "exited" : "pid reused");
 	else
 		log_errno(pidfd, "pidfd_open pid=%d", victim->pid);
+	note_verdict(d, s,
+		     pidfd == -ESRCH || pidfd == -ESTALE ? "victim gone before kill" : "kill failed",
+		     victim);
 	return pidfd == -ESTALE ? -ESRCH : pidfd;
 }
 
@@ -292,6 +313,7 @@ void daemon_act(struct daemon *d, struct scope *s, uint64_t detect_usec)
 	    select_bad_process(d->tasks.tasks, d->tasks.nr, scope_totalpages(s), &idx, &points)) {
 	case OOM_SELECT_NONE:
 		log_decision(s, LOG_PRIO_WARNING, "oom, no killable task:");
+		note_verdict(d, s, "no killable task", NULL);
 		scope_oom_progress(s); /* say it once per MAX_RECLAIM_RETRIES rounds, not each */
 		return;
 	case OOM_SELECT_WAIT:

@@ -16,6 +16,21 @@
 struct daemon;
 
 /*
+ * struct verdict_note - the last OOM verdict and what came of it (systemd's STATUS=).
+ * @serial:  bumped at each verdict noted (0: none yet)
+ * @outcome: "killed", "would kill", "resolved before kill", "no killable task", ...
+ * @pid:     the victim (0: none), @comm its name
+ * @scope:   the scope's name
+ */
+struct verdict_note {
+	unsigned long serial;
+	const char *outcome;
+	int pid;
+	char comm[16];
+	char scope[CONFIG_PATH_MAX];
+};
+
+/*
  * How long a verdict waits for a victim killed before that no report settled (the reaper
  * could not take it, or its report was lost), and how long a scope's kill stays pending
  * without a report: twice the reaper's own bound (REAP_DEADLINE_MSEC) for each request the

@@ -2,6 +2,7 @@
 /* The loop: start-up (scopes, signals, self-protection, the reaper, event sources), rounds
  * every interval or when an OOM eventfd fires, SIGHUP reloads, SIGTERM/SIGINT stop. */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -67,8 +68,52 @@ static bool replace_scopes(struct daemon *d, struct config *next)
 	return true;
 }
 
+/*
+ * systemd's STATUS=: the scopes watched, the kills, the last verdict and what came of it. Said
+ * (with @extra before it: "READY=1\n") when a verdict was noted or a scope came or went since
+ * the last one, not every round.
+ */
+static void say_status(struct daemon *d, const char *extra)
+{
+	const struct verdict_note *v = &d->last_verdict;
+	char text[NOTIFY_STATUS_MAX], comm[ESCAPED_COMM_LEN];
+	size_t waiting = 0;
+	unsigned long kills;
+	int len;
+
+	if (d->notify.fd < 0)
+		return;
+	for (size_t i = 0; i < d->nr_scopes; i++)
+		waiting += d->scopes[i].absent;
+	if (!extra && !d->notify.unsent && v->serial == d->said_serial &&
+	    waiting == d->said_waiting)
+		return;
+	d->said_serial = v->serial;
+	d->said_waiting = waiting;
+	len = snprintf(text, sizeof(text), "watching %zu scope%s", d->nr_scopes - waiting,
+		       d->nr_scopes - waiting == 1 ? "" : "s");
+	if (waiting)
+		len += snprintf(text + len, sizeof(text) - (size_t)len, " (%zu not there yet)",
+				waiting);
+	kills = d->cfg.dry_run ? d->dry_run_kills : d->kills;
+	len += snprintf(text + len, sizeof(text) - (size_t)len, "%s; %lu %skill%s",
+			d->cfg.dry_run ? ", dry run" : "", kills, d->cfg.dry_run ? "would-be " : "",
+			kills == 1 ? "" : "s");
+	if (!v->serial) {
+		snprintf(text + len, sizeof(text) - (size_t)len, "; no OOM verdict yet");
+	} else {
+		escape_comm(v->comm, comm, sizeof(comm));
+		len += snprintf(text + len, sizeof(text) - (size_t)len,
+				"; last OOM verdict in %s: %s", v->scope, v->outcome);
+		if (v->pid && len > 0 && (size_t)len < sizeof(text))
+			snprintf(text + len, sizeof(text) - (size_t)len, " pid %d (%s)", v->pid,
+				 comm);
+	}
+	notify_status(&d->notify, extra, text);
+}
+
 /* SIGHUP: a bad config keeps the old one; a new scope list is set up afresh. */
-static void reload(struct daemon *d)
+static void reload_config(struct daemon *d)
 {
 	static struct config next; /* static: start-up sized, not on the stack */
 	char err[512];
@@ -111,6 +156,18 @@ static void reload(struct daemon *d)
 	reaper_set_reap(&d->reaper, d->cfg.reap);
 	log_msg(LOG_PRIO_NOTICE, "config reloaded: %zu scopes, interval %u ms%s", d->nr_scopes,
 		d->cfg.interval_msec, d->cfg.dry_run ? ", dry run" : "");
+}
+
+/* SIGHUP, told to systemd: reloading, then ready again (whether the new config took or not). */
+static void reload(struct daemon *d)
+{
+	char msg[64];
+
+	snprintf(msg, sizeof(msg), "RELOADING=1\nMONOTONIC_USEC=%llu",
+		 (unsigned long long)now_usec());
+	notify_send(&d->notify, msg);
+	reload_config(d);
+	say_status(d, "READY=1\n");
 }
 
 static void log_started(const struct daemon *d)
@@ -158,6 +215,9 @@ static int start(struct daemon *d)
 	/* A log reader that went away must cost a dropped line (log.c), not the daemon. */
 	sa.sa_handler = SIG_IGN;
 	sigaction(SIGPIPE, &sa, NULL);
+	/* Before mlockall: the socket is the loop's, opened once; its sends never block. */
+	if (notify_open(&d->notify, d->self_pid, err, sizeof(err)) < 0)
+		log_msg(LOG_PRIO_WARNING, "%s: systemd is not notified", err);
 	protect_self(d, sizeof(*d), d->scratch, sizeof(d->scratch));
 	keep = protect_fd_budget();
 	if (keep)
@@ -195,10 +255,14 @@ int daemon_run(struct daemon *d)
 	if (r)
 		return r;
 	daemon_round(d); /* first snapshot; also faults in (and locks) the loop's pages */
+	say_status(d, "READY=1\n");
 	next_round = now_usec() + d->cfg.interval_msec * 1000ull;
 	while (!daemon_stop_requested) {
 		uint64_t now = now_usec();
-		int timeout = next_round > now ? (int)((next_round - now + 999) / 1000) : 0;
+		/* The watchdog's ping comes from here: a loop that stalls is restarted. */
+		uint64_t ping = notify_watchdog(&d->notify, now);
+		uint64_t wake = ping < next_round ? ping : next_round;
+		int timeout = wake > now ? (int)((wake - now + 999) / 1000) : 0;
 
 		r = events_wait(d, timeout);
 		if (r < 0 && r != -EINTR) {
@@ -217,8 +281,10 @@ int daemon_run(struct daemon *d)
 		if (r > 0 || now >= next_round) {
 			daemon_round(d);
 			next_round = now + d->cfg.interval_msec * 1000ull;
+			say_status(d, NULL);
 		}
 	}
+	notify_send(&d->notify, "STOPPING=1");
 	log_msg(LOG_PRIO_NOTICE, "stopping: %lu rounds, %lu kills%s", d->rounds,
 		d->cfg.dry_run ? d->dry_run_kills : d->kills, d->cfg.dry_run ? " (dry run)" : "");
 	daemon_teardown(d);

@@ -12,12 +12,18 @@
 #define STR_(x) #x
 #define STR(x)  STR_(x)
 
+/* The commands an option belongs to: one given to a command that does not take it is refused. */
+#define FOR_RUN    1u
+#define FOR_STATUS 2u
+#define FOR_BOTH   (FOR_RUN | FOR_STATUS)
+
 /*
  * struct option_desc - one option.
  * @name, @has_arg, @val:  as getopt_long takes them
  * @key:   the config key it sets (config_set()), NULL for the flags handled by name
  * @arg:   what its value is called in the usage text, NULL for a flag
  * @help:  its line of usage text
+ * @cmds:  FOR_RUN, FOR_STATUS or both
  */
 struct option_desc {
 	const char *name;
@@ -26,45 +32,51 @@ struct option_desc {
 	const char *key;
 	const char *arg;
 	const char *help;
+	unsigned int cmds;
 };
 
+/* clang-format off */
 static const struct option_desc options[] = {
     {"config", required_argument, 'c', NULL, "FILE",
-     "INI file (default " CONFIG_DEFAULT_FILE " when it exists)"},
+     "INI file (default " CONFIG_DEFAULT_FILE " when it exists)", FOR_BOTH},
     {"cgroup", required_argument, 'g', "cgroup", "PATH",
-     "watch this memory cgroup (v1 or v2; repeatable)"},
-    {"machine", no_argument, 'm', NULL, NULL, "watch the whole machine (default: when no cgroup)"},
-    {"no-machine", no_argument, 'M', NULL, NULL, "do not watch the whole machine"},
+     "watch this memory cgroup (v1 or v2; repeatable)", FOR_BOTH},
+    {"machine", no_argument, 'm', NULL, NULL, "watch the whole machine (default: when no cgroup)",
+     FOR_BOTH},
+    {"no-machine", no_argument, 'M', NULL, NULL, "do not watch the whole machine", FOR_BOTH},
     {"interval", required_argument, 'i', "interval_msec", "MSEC",
-     "poll interval (default " STR(CONFIG_DEFAULT_INTERVAL_MSEC) ")"},
-    {"dry-run", no_argument, 'n', NULL, NULL, "decide and log, kill nothing"},
-    {"no-reap", no_argument, 'R', NULL, NULL, "do not call process_mrelease; wait for exit only"},
+     "poll interval (default " STR(CONFIG_DEFAULT_INTERVAL_MSEC) ")", FOR_BOTH},
+    {"dry-run", no_argument, 'n', NULL, NULL, "decide and log, kill nothing", FOR_RUN},
+    {"no-reap", no_argument, 'R', NULL, NULL, "do not call process_mrelease; wait for exit only",
+     FOR_RUN},
     {"oom-kill-disable", no_argument, 'D', NULL, NULL,
      "v1: set oom_kill_disable=1 on the cgroups (the kernel parks tasks, oomguard decides); "
-     "restored at exit"},
+     "restored at exit", FOR_RUN},
     {"reserve-permille", required_argument, 'r', "reserve_permille", "N",
-     "cgroup min watermark, per mille of the limit (default " STR(
-	 CONFIG_DEFAULT_RESERVE_PERMILLE) ")"},
+     "cgroup min watermark, per mille of the limit (default "
+     STR(CONFIG_DEFAULT_RESERVE_PERMILLE) ")", FOR_BOTH},
     {"stall-bound-permille", required_argument, 's', "stall_bound_permille", "N",
-     "PSI some above this share of a round: no progress"},
+     "PSI some above this share of a round: no progress", FOR_BOTH},
     {"refault-min-pages", required_argument, 'f', "refault_min_pages", "N",
-     "refaults per round that make a round by themselves"},
+     "refaults per round that make a round by themselves", FOR_BOTH},
     {"protect", required_argument, 'p', "protect", "NAME",
-     "never kill a process of this name (repeatable)"},
+     "never kill a process of this name (repeatable)", FOR_BOTH},
     {"prefer", required_argument, 'P', "prefer_regex", "REGEX",
-     "prefer processes whose name matches"},
-    {"avoid", required_argument, 'A', "avoid_regex", "REGEX", "avoid processes whose name matches"},
+     "prefer processes whose name matches", FOR_BOTH},
+    {"avoid", required_argument, 'A', "avoid_regex", "REGEX", "avoid processes whose name matches",
+     FOR_BOTH},
     {"prefer-cgroup", required_argument, 'G', "prefer_cgroup", "PATH",
-     "prefer processes in this cgroup or below"},
+     "prefer processes in this cgroup or below", FOR_BOTH},
     {"avoid-cgroup", required_argument, 'H', "avoid_cgroup", "PATH",
-     "avoid processes in this cgroup or below"},
+     "avoid processes in this cgroup or below", FOR_BOTH},
     {"log-level", required_argument, 'l', "log_level", "LEVEL",
-     "error, warning, notice, info, debug"},
+     "error, warning, notice, info, debug", FOR_BOTH},
     {"root", required_argument, 'O', "root", "DIR",
-     "read /proc, /sys and cgroupfs under DIR (fixture trees)"},
-    {"json", no_argument, 'j', NULL, NULL, "status: print JSON"},
-    {"help", no_argument, 'h', NULL, NULL, "this text"},
+     "read /proc, /sys and cgroupfs under DIR (fixture trees)", FOR_BOTH},
+    {"json", no_argument, 'j', NULL, NULL, "print JSON", FOR_STATUS},
+    {"help", no_argument, 'h', NULL, NULL, "this text", FOR_BOTH},
 };
+/* clang-format on */
 
 #define NR_OPTIONS (sizeof(options) / sizeof(options[0]))
 
@@ -85,13 +97,23 @@ static const struct option_desc *option_by_val(int val)
 	return NULL;
 }
 
+/* The command @argv[0] names: FOR_STATUS for "status", FOR_RUN for anything else. */
+static unsigned int command_of(char **argv)
+{
+	return argv[0] && !strcmp(argv[0], "status") ? FOR_STATUS : FOR_RUN;
+}
+
 void options_usage(FILE *out, const char *cmd)
 {
+	unsigned int for_cmd = strcmp(cmd, "status") ? FOR_RUN : FOR_STATUS;
+
 	fprintf(out, "usage: oomguard %s [options]\n", cmd);
 	for (size_t i = 0; i < NR_OPTIONS; i++) {
 		const struct option_desc *o = &options[i];
 		char left[48];
 
+		if (!(o->cmds & for_cmd))
+			continue;
 		snprintf(left, sizeof(left), "--%s%s%s", o->name, o->arg ? " " : "",
 			 o->arg ? o->arg : "");
 		fprintf(out, "  %-26s %s\n", left, o->help);
@@ -99,18 +121,54 @@ void options_usage(FILE *out, const char *cmd)
 	fprintf(out, "Exit: 0 clean stop, 1 runtime failure, 2 bad usage or config.\n");
 }
 
-/* The first pass: --help, --config and stray words, before the file is read. */
+/* What getopt refused at argv[optind - 1], named: an unknown option, or one without its value. */
+static void explain_refused(int opt, char **argv, unsigned int cmd, char *err, size_t errsize)
+{
+	const struct option_desc *o = opt == ':' ? option_by_val(optopt) : NULL;
+	const char *word = argv[optind - 1];
+	char valid[96];
+
+	for (size_t i = 0; !o && i < NR_OPTIONS && !strncmp(word, "--", 2); i++) {
+		size_t len = strlen(options[i].name);
+
+		if (!strncmp(word + 2, options[i].name, len) && word[2 + len] == '=') {
+			snprintf(err, errsize, "--%s takes no value, got '%s'", options[i].name,
+				 word);
+			return;
+		}
+	}
+	if (!o) {
+		snprintf(err, errsize, "unknown option '%s' (the options: oomguard %s --help)", word,
+			 cmd == FOR_STATUS ? "status" : "run");
+		return;
+	}
+	if (o->key)
+		config_valid(o->key, valid, sizeof(valid));
+	else
+		snprintf(valid, sizeof(valid), "a path");
+	snprintf(err, errsize, "--%s needs a value %s (valid: %s)", o->name, o->arg, valid);
+}
+
+/* The first pass: --help, --config, options the command does not take and stray words, before
+ * the file is read. */
 static int scan(const struct option *table, int argc, char **argv, const char **ret_file,
 		char *err, size_t errsize)
 {
+	unsigned int cmd = command_of(argv);
 	int opt;
 
 	opterr = 0;
 	optind = 0;
-	while ((opt = getopt_long(argc, argv, "+h", table, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "+:h", table, NULL)) != -1) {
+		const struct option_desc *o = option_by_val(opt);
+
 		if (opt == '?' || opt == ':') {
-			snprintf(err, errsize, "unknown option or missing value: %s",
-				 argv[optind - 1]);
+			explain_refused(opt, argv, cmd, err, errsize);
+			return -EINVAL;
+		}
+		if (o && !(o->cmds & cmd)) {
+			snprintf(err, errsize, "--%s is an option of 'oomguard %s' only", o->name,
+				 cmd == FOR_STATUS ? "run" : "status");
 			return -EINVAL;
 		}
 		if (opt == 'h')
@@ -119,7 +177,8 @@ static int scan(const struct option *table, int argc, char **argv, const char **
 			*ret_file = optarg;
 	}
 	if (optind < argc) {
-		snprintf(err, errsize, "unexpected argument '%s'", argv[optind]);
+		snprintf(err, errsize, "unexpected argument '%s' (oomguard %s takes options only)",
+			 argv[optind], cmd == FOR_STATUS ? "status" : "run");
 		return -EINVAL;
 	}
 	return 0;
@@ -144,8 +203,9 @@ int options_parse(struct config *c, int argc, char **argv, char *err, size_t err
 		c->default_file_read = !file;
 	}
 	optind = 0;
-	while ((opt = getopt_long(argc, argv, "+h", table, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "+:h", table, NULL)) != -1) {
 		const struct option_desc *o = option_by_val(opt);
+		char name[40];
 
 		switch (opt) {
 		case 'm':
@@ -179,7 +239,10 @@ int options_parse(struct config *c, int argc, char **argv, char *err, size_t err
 		default:
 			break;
 		}
-		if (o && o->key && config_set(c, o->key, optarg, err, errsize) < 0)
+		if (!o || !o->key)
+			continue;
+		snprintf(name, sizeof(name), "--%s", o->name);
+		if (config_set_named(c, o->key, name, optarg, err, errsize) < 0)
 			return -EINVAL;
 	}
 	return config_finish(c, err, errsize);

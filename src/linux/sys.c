@@ -134,6 +134,21 @@ static ssize_t real_send(int fd, const void *buf, size_t len, int flags)
 	return n < 0 ? -errno : n;
 }
 
+static int real_socket(int domain, int type, int protocol)
+{
+	int fd = socket(domain, type | SOCK_CLOEXEC, protocol);
+
+	return fd < 0 ? -errno : fd;
+}
+
+static ssize_t real_sendto(int fd, const void *buf, size_t len, int flags,
+			   const struct sockaddr *addr, socklen_t addrlen)
+{
+	ssize_t n = sendto(fd, buf, len, flags, addr, addrlen);
+
+	return n < 0 ? -errno : n;
+}
+
 static int real_mlockall(int flags)
 {
 	return mlockall(flags) < 0 ? -errno : 0;
@@ -179,6 +194,8 @@ const struct sys_ops sys_ops_real = {
     .pipe2 = real_pipe2,
     .fcntl = real_fcntl,
     .send = real_send,
+    .socket = real_socket,
+    .sendto = real_sendto,
     .mlockall = real_mlockall,
     .sched_setscheduler_self = real_sched_setscheduler_self,
     .getrlimit = real_getrlimit,
@@ -326,6 +343,7 @@ const char *sys_errno_name(int err)
 	    {EACCES, "EACCES"}, {EFAULT, "EFAULT"},       {EBUSY, "EBUSY"},   {EINVAL, "EINVAL"},
 	    {ENOSYS, "ENOSYS"}, {ETIMEDOUT, "ETIMEDOUT"}, {EMFILE, "EMFILE"}, {ENFILE, "ENFILE"},
 	    {ENOSPC, "ENOSPC"}, {E2BIG, "E2BIG"},         {ESTALE, "ESTALE"}, {EPIPE, "EPIPE"},
+	    {ENOBUFS, "ENOBUFS"}, {ECONNREFUSED, "ECONNREFUSED"}, {ENOTDIR, "ENOTDIR"},
 	};
 
 	if (err < 0)

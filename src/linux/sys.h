@@ -14,6 +14,7 @@
 #include <stdint.h>
 #include <sys/epoll.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/types.h>
 
 /*
@@ -38,6 +39,9 @@ struct sys_ops {
 	int (*pipe2)(int fds[2], int flags); /* close-on-exec */
 	int (*fcntl)(int fd, int cmd, int arg);
 	ssize_t (*send)(int fd, const void *buf, size_t len, int flags);
+	int (*socket)(int domain, int type, int protocol); /* close-on-exec */
+	ssize_t (*sendto)(int fd, const void *buf, size_t len, int flags,
+			  const struct sockaddr *addr, socklen_t addrlen);
 	int (*mlockall)(int flags);
 	/* The calling thread's policy (pthread_setschedparam: musl's sched_setscheduler() is a
 	 * stub that returns ENOSYS). */

@@ -69,12 +69,15 @@ struct bad_conf {
 };
 
 static const struct bad_conf bad_confs[] = {
-    {"interval_msec = 5\n", ":1: bad value '5' for interval_msec"},
+    {"interval_msec = 5\n", ":1: bad value '5' for interval_msec (valid: a number in 10..10000)"},
+    {"reserve_permille = 0\n", "bad value '0' for reserve_permille (valid: a number in 1..500)"},
+    {"refault_min_pages = -1\n", "refault_min_pages (valid: a number in 0..1073741824)"},
+    {"log_level = loud\n", "(valid: error, warning, notice, info, debug)"},
     {"[oomguard]\nfoo = 1\n", ":2: unknown key 'foo'"},
     {"[other]\ninterval_msec = 100\n", ":2: unknown section [other]"},
     {"cgroup = relative/path\n", "bad value 'relative/path' for cgroup"},
-    {"dry_run = maybe\n", "bad value 'maybe' for dry_run"},
-    {"prefer_regex = (\n", "bad prefer_regex"},
+    {"dry_run = maybe\n", "bad value 'maybe' for dry_run (valid: yes, true, 1, on, no, false"},
+    {"prefer_regex = (\n", "bad value '(' for prefer_regex (--prefer): not a POSIX"},
     {"this is not ini\n", ":1: syntax error"},
 };
 
@@ -96,22 +99,52 @@ static void test_bad_files(void **state)
 	unlink(path);
 }
 
+struct bad_args {
+	const char *argv[4];
+	const char *want; /* the whole error */
+};
+
+/* Each usage error names the option and what it takes, in one line. */
+static const struct bad_args bad_args[] = {
+    {{"run", "--interval", "x"},
+     "bad value 'x' for --interval (valid: a number in 10..10000)"},
+    {{"run", "--interval"}, "--interval needs a value MSEC (valid: a number in 10..10000)"},
+    {{"status", "--stall-bound-permille", "1001"},
+     "bad value '1001' for --stall-bound-permille (valid: a number in 1..1000)"},
+    {{"run", "--log-level", "loud"},
+     "bad value 'loud' for --log-level (valid: error, warning, notice, info, debug)"},
+    {{"run", "--cgroup", "rel"},
+     "bad value 'rel' for --cgroup (valid: an absolute path, at most 511 bytes)"},
+    {{"run", "--protect", "a-name-of-16-chr"},
+     "bad value 'a-name-of-16-chr' for --protect (valid: a process name, at most 15 "
+     "characters)"},
+    {{"run", "--bogus"}, "unknown option '--bogus' (the options: oomguard run --help)"},
+    {{"status", "--dry-run"}, "--dry-run is an option of 'oomguard run' only"},
+    {{"status", "--oom-kill-disable"}, "--oom-kill-disable is an option of 'oomguard run' only"},
+    {{"run", "--json"}, "--json is an option of 'oomguard status' only"},
+    {{"run", "--dry-run=yes"}, "--dry-run takes no value, got '--dry-run=yes'"},
+    {{"run", "extra"}, "unexpected argument 'extra' (oomguard run takes options only)"},
+    {{"run", "--config", "/nonexistent/oomguard.conf"},
+     "/nonexistent/oomguard.conf: No such file or directory"},
+};
+
 static void test_bad_options(void **state)
 {
-	struct config c;
-	char err[256];
-	char *a1[] = {"run", "--interval", "x", NULL};
-	char *a2[] = {"run", "--bogus", NULL};
-	char *a3[] = {"run", "extra", NULL};
-	char *a4[] = {"run", "--config", "/nonexistent/oomguard.conf", NULL};
-
 	(void)state;
-	assert_int_equal(build(&c, err, sizeof(err), 3, a1), -EINVAL);
-	assert_non_null(strstr(err, "interval_msec"));
-	assert_int_equal(build(&c, err, sizeof(err), 2, a2), -EINVAL);
-	assert_int_equal(build(&c, err, sizeof(err), 2, a3), -EINVAL);
-	assert_int_equal(build(&c, err, sizeof(err), 3, a4), -EINVAL);
-	assert_non_null(strstr(err, "/nonexistent/oomguard.conf"));
+	for (size_t i = 0; i < sizeof(bad_args) / sizeof(bad_args[0]); i++) {
+		const struct bad_args *b = &bad_args[i];
+		char *argv[4] = {(char *)b->argv[0], (char *)b->argv[1], (char *)b->argv[2], NULL};
+		int argc = b->argv[2] ? 3 : 2;
+		struct config c;
+		char err[256] = "";
+		int r = build(&c, err, sizeof(err), argc, argv);
+
+		if (r == 0)
+			config_release(&c);
+		if (r != -EINVAL || strcmp(err, b->want))
+			fail_msg("%s %s: %d '%s', want '%s'", b->argv[0], b->argv[1], r, err,
+				 b->want);
+	}
 }
 
 /* --help is no error; the usage text lists every option the parser takes, each of them taken. */
@@ -125,22 +158,30 @@ static void test_help_from_the_table(void **state)
 	    {"--prefer", "x"},         {"--avoid", "y"},          {"--prefer-cgroup", "/a"},
 	    {"--avoid-cgroup", "/b"},  {"--log-level", "debug"},  {"--root", "/"},
 	    {"--json", NULL}};
-	char usage[4096] = "", err[256];
+	char usage[2][4096] = {"", ""}, err[256];
 	struct config c;
 	char *help[] = {"run", "--help", NULL};
-	FILE *f = fmemopen(usage, sizeof(usage) - 1, "w");
 
 	(void)state;
-	assert_non_null(f);
-	options_usage(f, "run");
-	fclose(f);
+	for (int k = 0; k < 2; k++) {
+		FILE *f = fmemopen(usage[k], sizeof(usage[k]) - 1, "w");
+
+		assert_non_null(f);
+		options_usage(f, k ? "status" : "run");
+		fclose(f);
+	}
 	assert_int_equal(build(&c, err, sizeof(err), 2, help), OPTIONS_HELP);
+	/* Each command's usage lists only what it takes. */
+	assert_null(strstr(usage[0], "--json"));
+	assert_null(strstr(usage[1], "--dry-run"));
 	for (size_t i = 0; i < sizeof(takes) / sizeof(takes[0]); i++) {
-		char *argv[] = {"run", (char *)takes[i][0], (char *)takes[i][1], NULL};
+		int k = !strcmp(takes[i][0], "--json"); /* status only */
+		char *argv[] = {k ? "status" : "run", (char *)takes[i][0], (char *)takes[i][1],
+				NULL};
 		char word[64];
 
 		snprintf(word, sizeof(word), "  %s", takes[i][0]);
-		if (!strstr(usage, word))
+		if (!strstr(usage[k], word))
 			fail_msg("%s is taken but not in the usage text", takes[i][0]);
 		if (build(&c, err, sizeof(err), takes[i][1] ? 3 : 2, argv) != 0)
 			fail_msg("%s is in the usage text but refused: %s", takes[i][0], err);

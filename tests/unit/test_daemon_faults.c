@@ -62,7 +62,8 @@ static const char *const call_name[NR_CALLS] = {
 	NAME(openat) NAME(read) NAME(pread) NAME(write) NAME(close) NAME(getdents64)
 	NAME(pidfd_open) NAME(pidfd_send_signal) NAME(process_mrelease) NAME(poll) NAME(eventfd)
 	NAME(epoll_create) NAME(epoll_ctl) NAME(epoll_wait) NAME(pipe2) NAME(fcntl)
-	NAME(send) NAME(mlockall) NAME(sched_setscheduler_self) NAME(getrlimit) NAME(setrlimit)
+	NAME(send) NAME(socket) NAME(sendto) NAME(mlockall) NAME(sched_setscheduler_self)
+	NAME(getrlimit) NAME(setrlimit)
 };
 /* clang-format on */
 
@@ -161,6 +162,10 @@ FAKE(int, epoll_ctl, (int epfd, int op, int fd, struct epoll_event *ev), epfd, o
 FAKE(int, pipe2, (int fds[2], int flags), fds, flags)
 FAKE(int, fcntl, (int fd, int cmd, int arg), fd, cmd, arg)
 FAKE(ssize_t, send, (int fd, const void *buf, size_t len, int flags), fd, buf, len, flags)
+FAKE(int, socket, (int domain, int type, int protocol), domain, type, protocol)
+FAKE(ssize_t, sendto,
+     (int fd, const void *buf, size_t len, int flags, const struct sockaddr *a, socklen_t alen),
+     fd, buf, len, flags, a, alen)
 FAKE(int, getrlimit, (int resource, struct rlimit *rlim), resource, rlim)
 FAKE(int, setrlimit, (int resource, const struct rlimit *rlim), resource, rlim)
 
@@ -320,6 +325,8 @@ static const struct sys_ops fake = {
     .pipe2 = fake_pipe2,
     .fcntl = fake_fcntl,
     .send = fake_send,
+    .socket = fake_socket,
+    .sendto = fake_sendto,
     .mlockall = fake_mlockall,
     .sched_setscheduler_self = fake_sched,
     .getrlimit = fake_getrlimit,
@@ -524,6 +531,9 @@ static int world_setup(void **state)
 
 	if (!mkdtemp(tmp))
 		return -1;
+	/* Only the notify rows speak to a supervisor: their own socket. */
+	unsetenv("NOTIFY_SOCKET");
+	unsetenv("WATCHDOG_USEC");
 	snprintf(cmd, sizeof(cmd),
 		 "cp -r tests/fixtures/k6.18/proc tests/fixtures/k6.18/sys %s/ && "
 		 "rm -rf %s/proc/1234 && mkdir %s" GROUP "/sub",
@@ -555,11 +565,13 @@ enum scenario {
 	SC_REAP_WAIT,  /* reaping off: the reaper waits for a victim killed 300 ms later */
 	SC_LOG_PIPE,   /* two log lines into a pipe, then a socket: the first under the fault */
 	SC_LOG_SOCKET,
+	SC_NOTIFY, /* daemon_run through five waits, NOTIFY_SOCKET a datagram socket in the copy,
+		    * WATCHDOG_USEC 20 ms */
 };
 
 static const char *const scenario_name[] = {
     "start", "loop",       "round",     "wake",     "arm",
-    "kill",  "kill-fresh", "reap-wait", "log-pipe", "log-socket",
+    "kill",  "kill-fresh", "reap-wait", "log-pipe", "log-socket", "notify",
 };
 
 enum outcome {
@@ -573,6 +585,7 @@ enum outcome {
 	O_REFUSED,      /* nothing killed at the faulted verdict, "big" at the next. arm: no
 			 * candidate, "big" at the next choice */
 	O_DROPPED,      /* log: the first line dropped, counted in front of the second */
+	O_NOTIFIED,     /* notify: runs, and READY=1 with STATUS=, WATCHDOG=1, STOPPING=1 came */
 };
 
 struct row {
@@ -623,7 +636,7 @@ static void run_daemon(const struct row *r)
 	}
 	daemon_prepare();
 	daemon_stop_requested = r->sc == SC_START;
-	loop_waits = r->sc == SC_LOOP ? 5 : 0;
+	loop_waits = r->sc == SC_LOOP || r->sc == SC_NOTIFY ? 5 : 0;
 	wake_waits = 0;
 	arm(r->f);
 	code = daemon_run(&d);
@@ -632,7 +645,8 @@ static void run_daemon(const struct row *r)
 	daemon_stop_requested = 0;
 	switch (r->want) {
 	case O_RUNS:
-		if (code != 0 || d.rounds < (r->sc == SC_LOOP ? 2u : 1u))
+	case O_NOTIFIED:
+		if (code != 0 || d.rounds < (r->sc == SC_START ? 1u : 2u))
 			fail_msg("exit %d after %lu rounds, want 0 after a round", code, d.rounds);
 		break;
 	case O_EXIT_RUNTIME:
@@ -646,6 +660,38 @@ static void run_daemon(const struct row *r)
 	default:
 		fail_msg("no such outcome here");
 	}
+}
+
+/* daemon_run() with a supervisor's socket: what came on it, "|" between datagrams. */
+static void run_notify(const struct row *r)
+{
+	struct sockaddr_un a = {.sun_family = AF_UNIX};
+	char got[8192] = "", buf[1024];
+	size_t len = 0;
+	ssize_t n;
+	int s = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+
+	assert_true(s >= 0);
+	snprintf(a.sun_path, sizeof(a.sun_path), "%s/notify", tmp);
+	unlink(a.sun_path);
+	assert_int_equal(bind(s, (struct sockaddr *)&a, sizeof(a)), 0);
+	setenv("NOTIFY_SOCKET", a.sun_path, 1);
+	setenv("WATCHDOG_USEC", "20000", 1);
+	run_daemon(r);
+	while ((n = recv(s, buf, sizeof(buf) - 1, 0)) > 0 && len + (size_t)n + 2 < sizeof(got)) {
+		memcpy(got + len, buf, (size_t)n);
+		len += (size_t)n;
+		got[len++] = '|';
+		got[len] = '\0';
+	}
+	close(s);
+	unlink(a.sun_path);
+	if (getenv("NOTIFY_SOCKET") || getenv("WATCHDOG_USEC"))
+		fail_msg("NOTIFY_SOCKET or WATCHDOG_USEC left for children to inherit");
+	if (r->want == O_NOTIFIED &&
+	    (!strstr(got, "READY=1\nSTATUS=watching 2 scopes; 0 kills; no OOM verdict yet|") ||
+	     !strstr(got, "|WATCHDOG=1|") || !strstr(got, "|STOPPING=1|")))
+		fail_msg("the socket got: %s", got);
 }
 
 /* The next round reads every scope in full (as after an event, and PSI as every 50 rounds). */
@@ -992,6 +1038,13 @@ static const struct row rows[] = {
     ROW(LOG_SOCKET, F(send, EAGAIN, 1, ONCE), DROPPED, NULL),
     ROW(LOG_SOCKET, F(send, EINTR, 1, 3), RUNS, NULL),
     ROW(LOG_SOCKET, F(send, ENOMEM, 1, ONCE), DROPPED, NULL),
+    /* systemd's socket: opened at start-up (socket 1); sendto 1 is READY=1, sent again at the
+     * next round when dropped; then watchdog pings and statuses. */
+    {SC_NOTIFY, {{0}}, O_NOTIFIED, NULL, 0, NULL},
+    ROW(NOTIFY, F(socket, EMFILE, 1, ONCE), RUNS, "socket: Too many open files: systemd is not"),
+    ROW(NOTIFY, F(sendto, EAGAIN, 1, ONCE), NOTIFIED, "cannot notify systemd (EAGAIN)"),
+    ROW(NOTIFY, F(sendto, ENOBUFS, 2, ONCE), NOTIFIED, "systemd notifications go through again"),
+    ROW(NOTIFY, F(sendto, ECONNREFUSED, 1, ALWAYS), RUNS, "cannot notify systemd (ECONNREFUSED)"),
 
     /* Bugs these rows found, fixed since: a loop that cannot wait exits 1; a listing that may
      * miss a process (its stat, or a child group, not read for want of memory) chooses
@@ -1052,6 +1105,9 @@ static void run_row(const struct row *r)
 	case SC_LOG_PIPE:
 	case SC_LOG_SOCKET:
 		run_log(r);
+		break;
+	case SC_NOTIFY:
+		run_notify(r);
 		break;
 	}
 	disarm();

@@ -6,8 +6,12 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -81,11 +85,46 @@ static void test_rounds_do_not_allocate(void **state)
 	assert_int_equal(mallocs, 0);
 }
 
+/* systemd's notifications from the loop: statuses, pings, a reload's messages, to a real
+ * socket and to one that refuses them (the drop is counted and said), allocate nothing. */
+static void test_notify_does_not_allocate(void **state)
+{
+	struct sockaddr_un a = {.sun_family = AF_UNIX};
+	struct notify n;
+	char err[256], text[64];
+	int s = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+
+	(void)state;
+	assert_true(s >= 0);
+	snprintf(a.sun_path, sizeof(a.sun_path), "/tmp/oomguard-test-noalloc-%d", getpid());
+	unlink(a.sun_path);
+	assert_int_equal(bind(s, (struct sockaddr *)&a, sizeof(a)), 0);
+	setenv("NOTIFY_SOCKET", a.sun_path, 1);
+	setenv("WATCHDOG_USEC", "1000", 1);
+	assert_int_equal(notify_open(&n, getpid(), err, sizeof(err)), 0);
+	assert_true(n.fd >= 0 && n.watchdog_usec == 1000);
+	mallocs = 0;
+	counting = 1;
+	for (int i = 0; i < 50; i++) {
+		snprintf(text, sizeof(text), "watching 2 scopes; %d kills", i / 10);
+		notify_status(&n, i ? NULL : "READY=1\n", text);
+		notify_watchdog(&n, (uint64_t)i * 1000);
+		if (i == 25)
+			close(s); /* gone: ECONNREFUSED, dropped */
+	}
+	counting = 0;
+	assert_int_equal(mallocs, 0);
+	assert_true(n.dropped > 0);
+	notify_close(&n);
+	unlink(a.sun_path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_hook_counts),
 	    cmocka_unit_test(test_rounds_do_not_allocate),
+	    cmocka_unit_test(test_notify_does_not_allocate),
 	};
 
 	log_max_prio = LOG_PRIO_ERR;
