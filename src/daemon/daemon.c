@@ -153,6 +153,7 @@ void daemon_round(struct daemon *d)
 	const struct round_gate *gate;
 
 	d->rounds++;
+	log_tick(); /* counts of repeated lines held back, once their window is over */
 	gate = events_read_gate(d, &g);
 	for (size_t i = 0; i < d->nr_scopes; i++) {
 		struct scope *s = &d->scopes[i];
