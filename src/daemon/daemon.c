@@ -63,6 +63,7 @@ int daemon_setup_scopes(struct daemon *d, char *err, size_t errsize)
 	}
 	snprintf(d->ev.v1_mount, sizeof(d->ev.v1_mount), "%s", mounts.v1_memory);
 	d->mounts = mounts;
+	d->tasks.mounts = &d->mounts; /* the oomd xattrs, kill units */
 	if (!c->nr_cgroups)
 		return 0;
 	for (size_t i = 0; i < c->nr_cgroups; i++) {

@@ -6,8 +6,23 @@
 #include <errno.h>
 #include <getopt.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <string.h>
 #include <unistd.h>
+
+/* Long-only options: values past any character. */
+enum {
+	OPT_PROTECT_CGROUP = 0x100,
+	OPT_PREFER_UID,
+	OPT_AVOID_UID,
+	OPT_PROTECT_UID,
+	OPT_PREFER_EXE,
+	OPT_AVOID_EXE,
+	OPT_PROTECT_EXE,
+	OPT_PREFER_CMDLINE,
+	OPT_AVOID_CMDLINE,
+	OPT_NO_OOMD_XATTRS,
+};
 
 #define STR_(x) #x
 #define STR(x)  STR_(x)
@@ -52,12 +67,33 @@ static const struct option_desc options[] = {
     {"protect", required_argument, 'p', "protect", "NAME",
      "never kill a process of this name (repeatable)"},
     {"prefer", required_argument, 'P', "prefer_regex", "REGEX",
-     "prefer processes whose name matches"},
-    {"avoid", required_argument, 'A', "avoid_regex", "REGEX", "avoid processes whose name matches"},
+     "prefer processes whose name matches (repeatable; forgeable)"},
+    {"avoid", required_argument, 'A', "avoid_regex", "REGEX",
+     "avoid processes whose name matches (repeatable; forgeable)"},
     {"prefer-cgroup", required_argument, 'G', "prefer_cgroup", "PATH",
-     "prefer processes in this cgroup or below"},
+     "prefer processes in this cgroup or below (repeatable)"},
     {"avoid-cgroup", required_argument, 'H', "avoid_cgroup", "PATH",
-     "avoid processes in this cgroup or below"},
+     "avoid processes in this cgroup or below (repeatable)"},
+    {"protect-cgroup", required_argument, OPT_PROTECT_CGROUP, "protect_cgroup", "PATH",
+     "never kill a process in this cgroup or below (repeatable)"},
+    {"prefer-uid", required_argument, OPT_PREFER_UID, "prefer_uid", "UID[-UID]",
+     "prefer processes of these real uids (repeatable)"},
+    {"avoid-uid", required_argument, OPT_AVOID_UID, "avoid_uid", "UID[-UID]",
+     "avoid processes of these real uids (repeatable)"},
+    {"protect-uid", required_argument, OPT_PROTECT_UID, "protect_uid", "UID[-UID]",
+     "never kill a process of these real uids (repeatable)"},
+    {"prefer-exe", required_argument, OPT_PREFER_EXE, "prefer_exe", "PATH",
+     "prefer processes running this executable (a PATH/ ending in /: below it; repeatable)"},
+    {"avoid-exe", required_argument, OPT_AVOID_EXE, "avoid_exe", "PATH",
+     "avoid processes running this executable (repeatable)"},
+    {"protect-exe", required_argument, OPT_PROTECT_EXE, "protect_exe", "PATH",
+     "never kill a process running this executable (repeatable)"},
+    {"prefer-cmdline", required_argument, OPT_PREFER_CMDLINE, "prefer_cmdline", "REGEX",
+     "prefer processes whose command line matches (repeatable; forgeable)"},
+    {"avoid-cmdline", required_argument, OPT_AVOID_CMDLINE, "avoid_cmdline", "REGEX",
+     "avoid processes whose command line matches (repeatable; forgeable)"},
+    {"no-oomd-xattrs", no_argument, OPT_NO_OOMD_XATTRS, NULL, NULL,
+     "ignore systemd's ManagedOOMPreference= (user.oomd_avoid, user.oomd_omit xattrs)"},
     {"log-level", required_argument, 'l', "log_level", "LEVEL",
      "error, warning, notice, info, debug"},
     {"root", required_argument, 'O', "root", "DIR",
@@ -130,6 +166,7 @@ int options_parse(struct config *c, int argc, char **argv, char *err, size_t err
 	struct option table[NR_OPTIONS + 1];
 	const char *file = NULL;
 	bool cli_cgroups = false, cli_protect = false;
+	uint64_t cli_rules = 0; /* rule keys given as options: they replace the file's */
 	int opt, r;
 
 	config_defaults(c);
@@ -166,6 +203,9 @@ int options_parse(struct config *c, int argc, char **argv, char *err, size_t err
 		case 'j':
 			c->json = true;
 			continue;
+		case OPT_NO_OOMD_XATTRS:
+			c->oomd_xattrs = false;
+			continue;
 		case 'g':
 			if (!cli_cgroups)
 				c->nr_cgroups = 0; /* options replace the file's list */
@@ -178,6 +218,11 @@ int options_parse(struct config *c, int argc, char **argv, char *err, size_t err
 			break;
 		default:
 			break;
+		}
+		if (o && o->key && config_rule_key(o->key) >= 0 &&
+		    !(cli_rules & (1ull << config_rule_key(o->key)))) {
+			config_clear_rules(c, o->key);
+			cli_rules |= 1ull << config_rule_key(o->key);
 		}
 		if (o && o->key && config_set(c, o->key, optarg, err, errsize) < 0)
 			return -EINVAL;
