@@ -217,6 +217,12 @@ int config_set(struct config *c, const char *key, const char *value, char *err, 
 			c->nr_protect++;
 	} else if (config_rule_key(key) >= 0) {
 		return add_rule(c, config_rule_key(key), value, err, errsize);
+	} else if (!strcmp(key, "kill_cgroup")) {
+		r = parse_bool(value, &c->kill_cgroup);
+	} else if (!strcmp(key, "term_grace_msec")) {
+		r = parse_uint(value, 0, CONFIG_TERM_GRACE_MSEC_MAX, &u);
+		if (!r)
+			c->term_grace_msec = (unsigned int)u;
 	} else if (!strcmp(key, "oomd_xattrs")) {
 		r = parse_bool(value, &c->oomd_xattrs);
 	} else if (!strcmp(key, "log_level")) {

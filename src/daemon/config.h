@@ -40,6 +40,8 @@
 #define CONFIG_COMM_LEN 16
 /* A prefer or avoid regex, and any rule's value. */
 #define CONFIG_REGEX_MAX 256
+/* The longest SIGTERM grace before SIGKILL: a scope out of memory cannot wait long. */
+#define CONFIG_TERM_GRACE_MSEC_MAX 10000
 /* Rules that choose victims by what a process is (prefer, avoid, protect), all kinds together. */
 #define CONFIG_MAX_RULES 32
 
@@ -87,6 +89,8 @@ struct config {
 	size_t nr_protect;
 	struct match_rule rules[CONFIG_MAX_RULES];
 	size_t nr_rules;
+	bool kill_cgroup;	     /* kill the victim's whole cgroup with it (unit.h) */
+	unsigned int term_grace_msec; /* SIGTERM first, SIGKILL this long after (0: SIGKILL) */
 	bool oomd_xattrs; /* honour systemd's user.oomd_avoid / user.oomd_omit on root's cgroups */
 	int log_level;
 	bool json;                  /* status: --json (command line only) */

@@ -159,12 +159,14 @@ void daemon_round(struct daemon *d)
 	for (size_t i = 0; i < d->nr_scopes; i++) {
 		struct scope *s = &d->scopes[i];
 		uint64_t now = now_usec();
+		bool term;
 		int r;
 
 		if (s->absent) {
 			retry_absent(d, s, i);
 			continue;
 		}
+		term = term_pending(d, s, now); /* a SIGTERMed victim: its SIGKILL is due */
 		r = scope_acquire_gated(s, d->scratch, now, gate);
 		if ((r == -ENODEV || r == -ENOENT) && s->kind != SCOPE_MACHINE) {
 			log_msg(LOG_PRIO_WARNING, "scope=%s is gone: waiting for it", s->name);
@@ -192,7 +194,7 @@ void daemon_round(struct daemon *d)
 				s->name, (unsigned long long)(now - s->kill_pending_usec) / 1000);
 			s->kill_pending = false;
 		}
-		if (s->kill_pending)
+		if (s->kill_pending || term)
 			continue;
 		if (s->oom)
 			daemon_act(d, s, now);

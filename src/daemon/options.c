@@ -22,6 +22,8 @@ enum {
 	OPT_PREFER_CMDLINE,
 	OPT_AVOID_CMDLINE,
 	OPT_NO_OOMD_XATTRS,
+	OPT_KILL_CGROUP,
+	OPT_TERM_GRACE,
 };
 
 #define STR_(x) #x
@@ -94,6 +96,11 @@ static const struct option_desc options[] = {
      "avoid processes whose command line matches (repeatable; forgeable)"},
     {"no-oomd-xattrs", no_argument, OPT_NO_OOMD_XATTRS, NULL, NULL,
      "ignore systemd's ManagedOOMPreference= (user.oomd_avoid, user.oomd_omit xattrs)"},
+    {"kill-cgroup", no_argument, OPT_KILL_CGROUP, NULL, NULL,
+     "kill the victim's whole cgroup with it (v2: cgroup.kill)"},
+    {"term-grace", required_argument, OPT_TERM_GRACE, "term_grace_msec", "MSEC",
+     "SIGTERM the victim, SIGKILL it MSEC later unless it exited (0-" STR(
+	 CONFIG_TERM_GRACE_MSEC_MAX) "; default 0: SIGKILL at once)"},
     {"log-level", required_argument, 'l', "log_level", "LEVEL",
      "error, warning, notice, info, debug"},
     {"root", required_argument, 'O', "root", "DIR",
@@ -205,6 +212,9 @@ int options_parse(struct config *c, int argc, char **argv, char *err, size_t err
 			continue;
 		case OPT_NO_OOMD_XATTRS:
 			c->oomd_xattrs = false;
+			continue;
+		case OPT_KILL_CGROUP:
+			c->kill_cgroup = true;
 			continue;
 		case 'g':
 			if (!cli_cgroups)

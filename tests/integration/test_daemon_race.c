@@ -190,7 +190,7 @@ static void test_exit_before_pidfd_open(void **state)
 	(void)state;
 	race_pid = victim.pid;
 	fake.pidfd_open = racing_pidfd_open;
-	assert_int_equal(daemon_kill(&d, &d.scopes[0], &victim, 0, now_usec()), -ESRCH);
+	assert_int_equal(daemon_kill(&d, &d.scopes[0], &victim, 0, now_usec(), &(struct kill_unit){0}), -ESRCH);
 	assert_small_alive();
 }
 
@@ -200,7 +200,7 @@ static void test_exit_before_signal(void **state)
 
 	(void)state;
 	fake.pidfd_send_signal = racing_send_signal;
-	assert_int_equal(daemon_kill(&d, &d.scopes[0], &victim, 0, now_usec()), -ESRCH);
+	assert_int_equal(daemon_kill(&d, &d.scopes[0], &victim, 0, now_usec(), &(struct kill_unit){0}), -ESRCH);
 	assert_small_alive();
 }
 
@@ -210,7 +210,7 @@ static void test_pid_reused(void **state)
 
 	(void)state;
 	victim.start_time++; /* as if the pid now named a newer process */
-	assert_int_equal(daemon_kill(&d, &d.scopes[0], &victim, 0, now_usec()), -ESRCH);
+	assert_int_equal(daemon_kill(&d, &d.scopes[0], &victim, 0, now_usec(), &(struct kill_unit){0}), -ESRCH);
 	assert_small_alive();
 	assert_int_equal(kill(big, 0), 0); /* the "new" process was not touched either */
 }
