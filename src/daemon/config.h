@@ -94,6 +94,7 @@ struct config {
 	bool oomd_xattrs; /* honour systemd's user.oomd_avoid / user.oomd_omit on root's cgroups */
 	int log_level;
 	bool json;                  /* status: --json (command line only) */
+	bool status_tasks;          /* status: --tasks (command line only) */
 	char root[CONFIG_PATH_MAX]; /* prefix for /proc and cgroupfs (fixture trees); "" normally */
 	bool default_file_read;     /* CONFIG_DEFAULT_FILE was read (not --config): a reload that
 				     * finds it gone keeps the running config */

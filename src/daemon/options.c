@@ -24,6 +24,7 @@ enum {
 	OPT_NO_OOMD_XATTRS,
 	OPT_KILL_CGROUP,
 	OPT_TERM_GRACE,
+	OPT_TASKS,
 };
 
 #define STR_(x) #x
@@ -106,6 +107,8 @@ static const struct option_desc options[] = {
     {"root", required_argument, 'O', "root", "DIR",
      "read /proc, /sys and cgroupfs under DIR (fixture trees)"},
     {"json", no_argument, 'j', NULL, NULL, "status: print JSON"},
+    {"tasks", no_argument, OPT_TASKS, NULL, NULL,
+     "status: each scope's candidates, ranked, and why (badness, rules, uid, exe)"},
     {"help", no_argument, 'h', NULL, NULL, "this text"},
 };
 
@@ -215,6 +218,9 @@ int options_parse(struct config *c, int argc, char **argv, char *err, size_t err
 			continue;
 		case OPT_KILL_CGROUP:
 			c->kill_cgroup = true;
+			continue;
+		case OPT_TASKS:
+			c->status_tasks = true;
 			continue;
 		case 'g':
 			if (!cli_cgroups)

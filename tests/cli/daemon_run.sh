@@ -31,6 +31,14 @@ grep -q '^machine (machine)' <<<"$out" || fail "status: $out"
 grep -q 'next decision: \(retry\|oom\|unknown\)' <<<"$out" || fail "status: no decision: $out"
 "$bin" status --json | grep -q '"scopes": \[' || fail "status --json"
 "$bin" status --json | grep -q '"verdict": "' || fail "status --json: no verdict"
+# --tasks: the ranked candidates, the first marked; as JSON, valid JSON with a tasks array.
+"$bin" status --tasks | grep -qE '^ +1\* pid=[0-9]+ comm=' || fail "status --tasks: $("$bin" status --tasks)"
+"$bin" status --tasks --json | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+t = d["scopes"][0]["tasks"]
+assert t and t[0]["rank"] == 1 and t[0]["badness"] > 0, t[:1]
+' || fail "status --tasks --json"
 
 # SIGHUP with a good config, then a bad one; SIGTERM stops with 0.
 printf '[oomguard]\ndry_run = yes\ninterval_msec = 100\n' >"$tmp/ok.conf"

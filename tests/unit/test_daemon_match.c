@@ -17,7 +17,9 @@
 
 #include <cmocka.h>
 
+#include "cli/commands.h"
 #include "daemon/config.h"
+#include "daemon/daemon.h"
 #include "daemon/match.h"
 #include "daemon/options.h"
 #include "daemon/scope.h"
@@ -323,6 +325,49 @@ static void test_cached(void **state)
 	scope_close(&s);
 }
 
+/*
+ * status --tasks: the candidates in the order the daemon would take them, the first marked, with
+ * the rules that matched, the uid and exe; the excluded ones with why.
+ */
+static void test_status_tasks(void **state)
+{
+	static struct daemon d;
+	char err[256], *text = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&text, &len);
+	const char *p1, *p2, *p3;
+
+	(void)state;
+	assert_non_null(out);
+	assert_int_equal(build(&d.cfg, "prefer_uid = 1000\navoid_exe = /usr/bin/hog\n"
+				      "protect_exe = /usr/lib/postgresql/\n",
+			       NULL, err, sizeof(err)),
+			 0);
+	d.self_pid = 1;
+	d.tasks.mounts = &mounts;
+	assert_int_equal(scope_init_machine(&d.scopes[0], root, FIXTURE_PAGE_SHIFT, scratch), 0);
+	assert_int_equal(status_print_tasks(&d, &d.scopes[0], out, false), 0);
+	fclose(out);
+	/* 2003 (preferred, uid 1000) first; 1234; then the avoided ones by badness: 2005
+	 * (oomd_avoid), 2001 (avoid_exe; test_cached left it renamed "hog2" with uid 0); 2002 and
+	 * 2004 excluded. */
+	p1 = strstr(text, "  1* pid=2003 comm=sshd ");
+	p2 = strstr(text, "  3  pid=2005 comm=worker ");
+	p3 = strstr(text, "  4  pid=2001 comm=hog2 ");
+	if (!p1 || !p2 || !p3 || !strstr(text, "  2  pid=1234 comm=cp "))
+		fail_msg("order:\n%s", text);
+	assert_non_null(strstr(p1, "uid=1000 exe=/home/u/sshd preferred rules=prefer_uid=1000\n"));
+	assert_non_null(strstr(p2, "avoided rules=oomd_avoid\n"));
+	assert_non_null(strstr(p3, "uid=0 exe=/usr/bin/hog avoided rules=avoid_exe=/usr/bin/hog\n"));
+	assert_non_null(strstr(text, "pid=2002 comm=postgres badness=0"));
+	assert_non_null(strstr(text, "rules=protect_exe=/usr/lib/postgresql/ excluded=\"protected\""));
+	assert_non_null(strstr(text, "rules=oomd_omit excluded=\"protected\""));
+	free(text);
+	scope_close(&d.scopes[0]);
+	tasks_close(&d.tasks);
+	config_release(&d.cfg);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -330,6 +375,7 @@ int main(void)
 	    cmocka_unit_test(test_cgroup_v2_only),
 	    cmocka_unit_test(test_bad_values),
 	    cmocka_unit_test(test_cached),
+	    cmocka_unit_test(test_status_tasks),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
