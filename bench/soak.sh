@@ -210,7 +210,7 @@ flood() {
 	sleep 0.5 # a last kill's line; a victim still exiting (kill -0 finds it) is gone by then
 	alive=0
 	for p in "${pids[@]}"; do kill -0 "$p" 2>/dev/null && alive=$((alive + 1)); done
-	kills=$(log_since "$off" | grep -c "^oomguard: [a-z]*: kill scope=$FLOOD_DIR ")
+	kills=$(log_since "$off" | grep -c "^[^ ]* \?oomguard: [a-z]*: kill scope=$FLOOD_DIR ")
 	kk=$(cg_field "$cg" memory.oom_control oom_kill)
 	echo "$cycles $kills $t_settle $settled $alive" >>"$run/floods"
 	[ "$settled" = 1 ] || fault "flood $cycles not resolved in $FLOOD_SETTLE_MAX_S s" \
@@ -249,7 +249,7 @@ thrash() {
 	sleep 0.3 # the kill's line
 	kk=$(cg_field "$cg" memory.oom_control oom_kill)
 	[ "${kk:-0}" = 0 ] || odd "thrash $cycles: the kernel killed $kk tasks"
-	if log_since "$off" | grep -q "^oomguard: [a-z]*: kill scope=$THRASH_DIR pid=$thr "; then
+	if log_since "$off" | grep -q "^[^ ]* \?oomguard: [a-z]*: kill scope=$THRASH_DIR pid=$thr "; then
 		if [ -n "$t_start" ]; then
 			echo "$((t_dead - t_start))" >>"$run/thrash_ms"
 		else
@@ -282,7 +282,7 @@ stats() {
 # figures: compute the run's figures into globals (kills, samples' statistics, workloads).
 figures() {
 	local parsed
-	grep "^oomguard: [a-z]*: kill scope=" "$OG_LOG" >"$run/kills.log"
+	grep "^[^ ]* \?oomguard: [a-z]*: kill scope=" "$OG_LOG" >"$run/kills.log"
 	n_kills=$(wc -l <"$run/kills.log")
 	sed -n 's/.* kill scope=\([^ ]*\) pid=\([0-9]*\) .*/\1 \2/p' "$run/kills.log" >"$run/kills"
 	parsed=$(wc -l <"$run/kills")
@@ -345,8 +345,8 @@ checks() {
 	[ "$daemon_ok" = 1 ] || failed "the daemon died or did not stop cleanly"
 	[ "$outside" = 0 ] || failed "$outside kills outside (see $run/kills_outside)"
 	[ "$sentinel_state" = alive ] || failed "the sentinel outside the groups was killed"
-	grep -q 'epoll_wait\|^oomguard: error:' "$OG_LOG" && failed "fatal lines in the log:" \
-		"$(grep -m 3 'epoll_wait\|^oomguard: error:' "$OG_LOG")"
+	grep -q 'epoll_wait\|^[^ ]* \?oomguard: error:' "$OG_LOG" && failed "fatal lines in the log:" \
+		"$(grep -m 3 'epoll_wait\|^[^ ]* \?oomguard: error:' "$OG_LOG")"
 	if [ "$rmin" = - ]; then
 		failed "no sample"
 	else
@@ -401,7 +401,7 @@ while [ $(($(date +%s) - t0)) -lt "$SOAK_SECONDS" ] && daemon_alive; do
 	fi
 	cycles=$((cycles + 1))
 	[ $((cycles % 10)) = 0 ] && echo "soak: $(($(date +%s) - t0)) s, $cycles workloads," \
-		"$(grep -c '^oomguard: [a-z]*: kill scope=' "$OG_LOG") kills, last sample: $(tail -n 1 "$run/samples")"
+		"$(grep -c '^[^ ]* \?oomguard: [a-z]*: kill scope=' "$OG_LOG") kills, last sample: $(tail -n 1 "$run/samples")"
 done
 elapsed=$(($(date +%s) - t0))
 stop_sampler

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "cli/commands.h"
 #include "daemon/daemon.h"
@@ -12,8 +13,7 @@
 /* Start-up sized, zeroed, never on the heap. */
 static struct daemon the_daemon;
 
-/* A path as a JSON string body: quotes, backslashes and control bytes escaped. */
-static void json_escape(const char *in, char *out, size_t size)
+void json_string(const char *in, char *out, size_t size)
 {
 	size_t len = 0;
 
@@ -32,7 +32,7 @@ static void json_escape(const char *in, char *out, size_t size)
 	out[len] = '\0';
 }
 
-static void print_scope(const struct scope *s, FILE *out, bool json, bool last)
+static void print_scope(const struct scope *s, FILE *out, bool json)
 {
 	const struct zone_snapshot *z = &s->cur.zones[0];
 	const char *verdict = s->absent     ? "absent"
@@ -55,7 +55,7 @@ static void print_scope(const struct scope *s, FILE *out, bool json, bool last)
 	if (json) {
 		char name[2 * CONFIG_PATH_MAX];
 
-		json_escape(s->name, name, sizeof(name));
+		json_string(s->name, name, sizeof(name));
 		fprintf(
 		    out,
 		    "    {\"scope\": \"%s\", \"kind\": \"%s\", \"limit_bytes\": %llu, "
@@ -63,7 +63,7 @@ static void print_scope(const struct scope *s, FILE *out, bool json, bool last)
 		    "\"reclaimable_pages\": %lu, \"parked\": %s, \"stall_events\": %llu, "
 		    "\"stall_usec\": %llu, \"reclaimed_pages\": %llu, \"refaulted_pages\": %llu, "
 		    "\"round\": %s, \"progress\": %s, \"round_reason\": \"%s\", "
-		    "\"no_progress_loops\": %d, \"verdict\": \"%s\", \"reason\": \"%s\"}%s\n",
+		    "\"no_progress_loops\": %d, \"verdict\": \"%s\", \"reason\": \"%s\"",
 		    name, scope_kind_name(s->kind), (unsigned long long)s->cur.limit_bytes,
 		    (unsigned long long)s->cur.usage_bytes, z->free_pages, z->watermark[WMARK_MIN],
 		    z->reclaimable_pages, s->cur.parked ? "true" : "false",
@@ -73,7 +73,7 @@ static void print_scope(const struct scope *s, FILE *out, bool json, bool last)
 		    (unsigned long long)s->sample.refaulted_pages,
 		    s->round.is_round ? "true" : "false", s->round.progress ? "true" : "false",
 		    s->round.reason ? s->round.reason : "", s->decision.no_progress_loops, verdict,
-		    s->decision.reason ? s->decision.reason : "", last ? "" : ",");
+		    s->decision.reason ? s->decision.reason : "");
 		return;
 	}
 	fprintf(out, "%s (%s)\n", s->name, scope_kind_name(s->kind));
@@ -103,6 +103,7 @@ static int status(struct daemon *d, FILE *out, bool json)
 	char err[512];
 	int r;
 
+	d->self_pid = getpid(); /* this command is no candidate */
 	r = daemon_setup_scopes(d, err, sizeof(err));
 	if (r < 0) {
 		fprintf(stderr, "oomguard status: %s\n", err);
@@ -129,12 +130,18 @@ static int status(struct daemon *d, FILE *out, bool json)
 			scope_decide(&d->scopes[i], &d->cfg);
 		if (d->scopes[i].read_err || d->scopes[i].absent)
 			unreadable = true; /* shown, and said by the exit code: nothing to judge */
-		print_scope(&d->scopes[i], out, json, i + 1 == d->nr_scopes);
+		print_scope(&d->scopes[i], out, json);
+		if (d->cfg.status_tasks && !d->scopes[i].absent && !d->scopes[i].read_err &&
+		    status_print_tasks(d, &d->scopes[i], out, json) < 0)
+			unreadable = true;
+		if (json)
+			fprintf(out, "}%s\n", i + 1 == d->nr_scopes ? "" : ",");
 	}
 	if (json)
 		fprintf(out, "  ]\n}\n");
 	for (size_t i = 0; i < d->nr_scopes; i++)
 		scope_close(&d->scopes[i]);
+	tasks_close(&d->tasks);
 	config_release(&d->cfg);
 	return unreadable ? EXIT_RUNTIME : 0; /* every scope shown, the unreadable ones said */
 }

@@ -8,7 +8,22 @@
 
 #define EXIT_USAGE 2
 
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
 struct daemon;
+struct scope;
+
+/* json_string() - @in as a JSON string body: quotes, backslashes, control bytes escaped. */
+void json_string(const char *in, char *out, size_t size);
+
+/*
+ * status_print_tasks() - `status --tasks`: list @s's candidates, print them ranked as the daemon
+ * would choose (the first is the victim now), with why; JSON: a "tasks" member. Return: 0, or
+ * -errno when the scope could not be listed whole.
+ */
+int status_print_tasks(struct daemon *d, struct scope *s, FILE *out, bool json);
 
 /*
  * cli_build_daemon() - @d ready for `oomguard @cmd`: daemon_init(), then the options and the

@@ -24,6 +24,7 @@ void config_defaults(struct config *c)
 	c->stall_bound_permille = PROGRESS_STALL_BOUND_PERMILLE;
 	c->refault_min_pages = PROGRESS_REFAULT_MIN_PAGES;
 	c->log_level = LOG_PRIO_INFO;
+	c->oomd_xattrs = true;
 }
 
 static int parse_bool(const char *v, bool *ret)
@@ -98,8 +99,17 @@ void config_valid(const char *key, char *buf, size_t size)
 	    {"protect", "a process name, at most " STR(CONFIG_COMM_MAX_LEN) " characters"},
 	    {"prefer_regex", "a POSIX extended regex, at most " STR(CONFIG_REGEX_MAX_LEN) " bytes"},
 	    {"avoid_regex", "a POSIX extended regex, at most " STR(CONFIG_REGEX_MAX_LEN) " bytes"},
-	    {"prefer_cgroup", "a cgroup path, at most " STR(CONFIG_PATH_MAX_LEN) " bytes"},
-	    {"avoid_cgroup", "a cgroup path, at most " STR(CONFIG_PATH_MAX_LEN) " bytes"},
+	    {"prefer_cgroup", "an absolute cgroup path, at most " STR(CONFIG_REGEX_MAX_LEN) " bytes"},
+	    {"avoid_cgroup", "an absolute cgroup path, at most " STR(CONFIG_REGEX_MAX_LEN) " bytes"},
+	    {"protect_cgroup", "an absolute cgroup path, at most " STR(CONFIG_REGEX_MAX_LEN) " bytes"},
+	    {"prefer_cmdline", "a POSIX extended regex, at most " STR(CONFIG_REGEX_MAX_LEN) " bytes"},
+	    {"avoid_cmdline", "a POSIX extended regex, at most " STR(CONFIG_REGEX_MAX_LEN) " bytes"},
+	    {"prefer_uid", "a uid or MIN-MAX, below 4294967295"},
+	    {"avoid_uid", "a uid or MIN-MAX, below 4294967295"},
+	    {"protect_uid", "a uid or MIN-MAX, below 4294967295"},
+	    {"prefer_exe", "an absolute path, at most " STR(CONFIG_REGEX_MAX_LEN) " bytes"},
+	    {"avoid_exe", "an absolute path, at most " STR(CONFIG_REGEX_MAX_LEN) " bytes"},
+	    {"protect_exe", "an absolute path, at most " STR(CONFIG_REGEX_MAX_LEN) " bytes"},
 	    {"log_level", "error, warning, notice, info, debug"},
 	    {"root", "a directory, at most " STR(CONFIG_PATH_MAX_LEN) " bytes"},
 	};
@@ -116,6 +126,89 @@ void config_valid(const char *key, char *buf, size_t size)
 		}
 	}
 	snprintf(buf, size, "yes, true, 1, on, no, false, 0, off"); /* the truth values */
+}
+
+/* The rule keys: what each does, and to what. */
+static const struct {
+	const char *key;
+	enum match_action action;
+	enum match_attr attr;
+} rule_keys[] = {
+    {"prefer_regex", MATCH_PREFER, MATCH_NAME},	   {"avoid_regex", MATCH_AVOID, MATCH_NAME},
+    {"prefer_cmdline", MATCH_PREFER, MATCH_CMDLINE}, {"avoid_cmdline", MATCH_AVOID, MATCH_CMDLINE},
+    {"prefer_uid", MATCH_PREFER, MATCH_UID},	   {"avoid_uid", MATCH_AVOID, MATCH_UID},
+    {"protect_uid", MATCH_PROTECT, MATCH_UID},	   {"prefer_exe", MATCH_PREFER, MATCH_EXE},
+    {"avoid_exe", MATCH_AVOID, MATCH_EXE},	   {"protect_exe", MATCH_PROTECT, MATCH_EXE},
+    {"prefer_cgroup", MATCH_PREFER, MATCH_CGROUP},   {"avoid_cgroup", MATCH_AVOID, MATCH_CGROUP},
+    {"protect_cgroup", MATCH_PROTECT, MATCH_CGROUP},
+};
+
+/* The command-line option of a regex rule key. */
+static const char *regex_option(const char *key)
+{
+	return !strcmp(key, "prefer_regex")     ? "prefer"
+	       : !strcmp(key, "avoid_regex")    ? "avoid"
+	       : !strcmp(key, "prefer_cmdline") ? "prefer-cmdline"
+						: "avoid-cmdline";
+}
+
+int config_rule_key(const char *key)
+{
+	for (size_t i = 0; i < sizeof(rule_keys) / sizeof(rule_keys[0]); i++)
+		if (!strcmp(key, rule_keys[i].key))
+			return (int)i;
+	return -1;
+}
+
+void config_clear_rules(struct config *c, const char *key)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < c->nr_rules; i++)
+		if (strcmp(c->rules[i].key, key))
+			c->rules[n++] = c->rules[i];
+	c->nr_rules = n;
+}
+
+/* "UID" or "MIN-MAX", decimal, below 2^32 - 1 (the kernel's invalid uid). */
+static int parse_uid_range(const char *v, uint32_t *ret_min, uint32_t *ret_max)
+{
+	char *end;
+	unsigned long long lo, hi;
+
+	if (*v < '0' || *v > '9')
+		return -EINVAL;
+	errno = 0;
+	lo = hi = strtoull(v, &end, 10);
+	if (*end == '-') {
+		if (end[1] < '0' || end[1] > '9')
+			return -EINVAL;
+		hi = strtoull(end + 1, &end, 10);
+	}
+	if (errno || *end || lo > hi || hi >= UINT32_MAX)
+		return -EINVAL;
+	*ret_min = (uint32_t)lo;
+	*ret_max = (uint32_t)hi;
+	return 0;
+}
+
+/* One more rule (room for it checked). Return: 0, -EINVAL for a bad value. */
+static int add_rule(struct config *c, int k, const char *value)
+{
+	struct match_rule *m = &c->rules[c->nr_rules];
+
+	memset(m, 0, sizeof(*m));
+	m->key = rule_keys[k].key;
+	m->action = rule_keys[k].action;
+	m->attr = rule_keys[k].attr;
+	if (copy_str(m->value, sizeof(m->value), value) || !value[0])
+		return -EINVAL;
+	if (m->attr == MATCH_UID && parse_uid_range(value, &m->uid_min, &m->uid_max))
+		return -EINVAL;
+	if ((m->attr == MATCH_EXE || m->attr == MATCH_CGROUP) && value[0] != '/')
+		return -EINVAL;
+	c->nr_rules++;
+	return 0;
 }
 
 int config_set(struct config *c, const char *key, const char *value, char *err, size_t errsize)
@@ -175,14 +268,21 @@ int config_set_named(struct config *c, const char *key, const char *name, const 
 		r = copy_str(c->protect[c->nr_protect], CONFIG_COMM_LEN, value);
 		if (!r)
 			c->nr_protect++;
-	} else if (!strcmp(key, "prefer_regex")) {
-		r = copy_str(c->prefer_regex, sizeof(c->prefer_regex), value);
-	} else if (!strcmp(key, "avoid_regex")) {
-		r = copy_str(c->avoid_regex, sizeof(c->avoid_regex), value);
-	} else if (!strcmp(key, "prefer_cgroup")) {
-		r = copy_str(c->prefer_cgroup, sizeof(c->prefer_cgroup), value);
-	} else if (!strcmp(key, "avoid_cgroup")) {
-		r = copy_str(c->avoid_cgroup, sizeof(c->avoid_cgroup), value);
+	} else if (config_rule_key(key) >= 0) {
+		if (c->nr_rules >= CONFIG_MAX_RULES) {
+			snprintf(err, errsize, "%s: more than %d prefer, avoid and protect rules", name,
+				 CONFIG_MAX_RULES);
+			return -EINVAL;
+		}
+		r = add_rule(c, config_rule_key(key), value);
+	} else if (!strcmp(key, "kill_cgroup")) {
+		r = parse_bool(value, &c->kill_cgroup);
+	} else if (!strcmp(key, "term_grace_msec")) {
+		r = parse_uint(value, 0, CONFIG_TERM_GRACE_MSEC_MAX, &u);
+		if (!r)
+			c->term_grace_msec = (unsigned int)u;
+	} else if (!strcmp(key, "oomd_xattrs")) {
+		r = parse_bool(value, &c->oomd_xattrs);
 	} else if (!strcmp(key, "log_level")) {
 		r = parse_level(value, &c->log_level);
 	} else if (!strcmp(key, "root")) {
@@ -253,35 +353,28 @@ int config_finish(struct config *c, char *err, size_t errsize)
 	static unsigned int serial;
 
 	c->re_serial = ++serial ? serial : ++serial; /* never 0: an empty cache slot */
-	if (c->prefer_regex[0]) {
-		if (regcomp(&c->prefer_re, c->prefer_regex, REG_EXTENDED | REG_NOSUB)) {
+	for (size_t i = 0; i < c->nr_rules; i++) {
+		struct match_rule *m = &c->rules[i];
+
+		if (m->attr != MATCH_NAME && m->attr != MATCH_CMDLINE)
+			continue;
+		if (regcomp(&m->re, m->value, REG_EXTENDED | REG_NOSUB)) {
 			snprintf(err, errsize,
-				 "bad value '%s' for prefer_regex (--prefer): not a POSIX "
-				 "extended regex",
-				 c->prefer_regex);
-			return -EINVAL;
-		}
-		c->has_prefer_re = true;
-	}
-	if (c->avoid_regex[0]) {
-		if (regcomp(&c->avoid_re, c->avoid_regex, REG_EXTENDED | REG_NOSUB)) {
-			snprintf(err, errsize,
-				 "bad value '%s' for avoid_regex (--avoid): not a POSIX "
-				 "extended regex",
-				 c->avoid_regex);
+				 "bad value '%s' for %s (--%s): not a POSIX extended regex",
+				 m->value, m->key, regex_option(m->key));
 			config_release(c);
 			return -EINVAL;
 		}
-		c->has_avoid_re = true;
+		m->has_re = true;
 	}
 	return 0;
 }
 
 void config_release(struct config *c)
 {
-	if (c->has_prefer_re)
-		regfree(&c->prefer_re);
-	if (c->has_avoid_re)
-		regfree(&c->avoid_re);
-	c->has_prefer_re = c->has_avoid_re = false;
+	for (size_t i = 0; i < c->nr_rules; i++) {
+		if (c->rules[i].has_re)
+			regfree(&c->rules[i].re);
+		c->rules[i].has_re = false;
+	}
 }

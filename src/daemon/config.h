@@ -38,7 +38,7 @@
 #define CONFIG_REFAULT_MIN_PAGES_MAX (1ull << 30)
 /* A process name as the kernel keeps it (TASK_COMM_LEN, with its NUL). */
 #define CONFIG_COMM_LEN 16
-/* A prefer or avoid regex. */
+/* A prefer or avoid regex, and any rule's value. */
 #define CONFIG_REGEX_MAX 256
 /* The longest values, as the usage errors state them (each size less its NUL). */
 #define CONFIG_PATH_MAX_LEN  511
@@ -47,6 +47,39 @@
 _Static_assert(CONFIG_PATH_MAX_LEN + 1 == CONFIG_PATH_MAX, "path length");
 _Static_assert(CONFIG_COMM_MAX_LEN + 1 == CONFIG_COMM_LEN, "comm length");
 _Static_assert(CONFIG_REGEX_MAX_LEN + 1 == CONFIG_REGEX_MAX, "regex length");
+/* The longest SIGTERM grace before SIGKILL: a scope out of memory cannot wait long. */
+#define CONFIG_TERM_GRACE_MSEC_MAX 10000
+/* Rules that choose victims by what a process is (prefer, avoid, protect), all kinds together. */
+#define CONFIG_MAX_RULES 32
+
+/* What a rule does with the processes it matches. */
+enum match_action { MATCH_PROTECT, MATCH_PREFER, MATCH_AVOID };
+
+/*
+ * What a rule looks at. The name and cmdline are the process's to set (PR_SET_NAME, writing
+ * its argv): any user can make a process match, or not match, them. The real uid, the
+ * executable's path and the cgroup are not: the uid needs privilege to change, the path comes
+ * from the kernel's view of the file executed (a user who cannot write under a path cannot put
+ * a program there), the cgroup is moved into only with write access to it.
+ */
+enum match_attr { MATCH_NAME, MATCH_CMDLINE, MATCH_UID, MATCH_EXE, MATCH_CGROUP, NR_MATCH_ATTRS };
+
+/*
+ * struct match_rule - one prefer, avoid or protect rule.
+ * @key:     the configuration key that set it (what status and the docs call it)
+ * @value:   as given: a regex (name, cmdline), "UID" or "MIN-MAX" (uid), an absolute path
+ *           (exe: the path exactly, or everything under it when it ends in '/'; cgroup: that
+ *           cgroup and below, as /proc/PID/cgroup names it)
+ */
+struct match_rule {
+	const char *key;
+	enum match_action action;
+	enum match_attr attr;
+	char value[CONFIG_REGEX_MAX];
+	uint32_t uid_min, uid_max;
+	regex_t re; /* name, cmdline: compiled by config_finish() */
+	bool has_re;
+};
 
 struct config {
 	unsigned int interval_msec;
@@ -61,17 +94,18 @@ struct config {
 	uint64_t refault_min_pages;
 	char protect[CONFIG_MAX_PROTECT][CONFIG_COMM_LEN];
 	size_t nr_protect;
-	char prefer_regex[CONFIG_REGEX_MAX], avoid_regex[CONFIG_REGEX_MAX];
-	char prefer_cgroup[CONFIG_PATH_MAX], avoid_cgroup[CONFIG_PATH_MAX];
+	struct match_rule rules[CONFIG_MAX_RULES];
+	size_t nr_rules;
+	bool kill_cgroup;	     /* kill the victim's whole cgroup with it (unit.h) */
+	unsigned int term_grace_msec; /* SIGTERM first, SIGKILL this long after (0: SIGKILL) */
+	bool oomd_xattrs; /* honour systemd's user.oomd_avoid / user.oomd_omit on root's cgroups */
 	int log_level;
 	bool json;                  /* status: --json (command line only) */
+	bool status_tasks;          /* status: --tasks (command line only) */
 	char root[CONFIG_PATH_MAX]; /* prefix for /proc and cgroupfs (fixture trees); "" normally */
 	bool default_file_read;     /* CONFIG_DEFAULT_FILE was read (not --config): a reload that
 				     * finds it gone keeps the running config */
-	/* Compiled by config_finish(); freed by config_release(). */
-	regex_t prefer_re, avoid_re;
-	bool has_prefer_re, has_avoid_re;
-	unsigned int re_serial; /* differs for every config_finish(): what regex results cached
+	unsigned int re_serial; /* differs for every config_finish(): what rule results cached
 				 * under another value are stale */
 };
 
@@ -98,6 +132,14 @@ void config_valid(const char *key, char *buf, size_t size);
  * Return: 0, -ENOENT when the file is missing, -EINVAL with "file:line: reason" in @err.
  */
 int config_load_file(struct config *c, const char *path, char *err, size_t errsize);
+
+/*
+ * config_rule_key() - whether @key sets a rule (prefer_*, avoid_*, protect_*): its index among
+ * the rule keys, or -1. config_clear_rules() drops the rules a key set (options replace the
+ * file's).
+ */
+int config_rule_key(const char *key);
+void config_clear_rules(struct config *c, const char *key);
 
 /* config_finish() - compile the regexes and check the whole. Return: 0 or -EINVAL + @err. */
 int config_finish(struct config *c, char *err, size_t errsize);

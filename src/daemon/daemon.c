@@ -64,6 +64,7 @@ int daemon_setup_scopes(struct daemon *d, char *err, size_t errsize)
 	}
 	snprintf(d->ev.v1_mount, sizeof(d->ev.v1_mount), "%s", mounts.v1_memory);
 	d->mounts = mounts;
+	d->tasks.mounts = &d->mounts; /* the oomd xattrs, kill units */
 	if (!c->nr_cgroups)
 		return 0;
 	for (size_t i = 0; i < c->nr_cgroups; i++) {
@@ -154,16 +155,19 @@ void daemon_round(struct daemon *d)
 	const struct round_gate *gate;
 
 	d->rounds++;
+	log_tick(); /* counts of repeated lines held back, once their window is over */
 	gate = events_read_gate(d, &g);
 	for (size_t i = 0; i < d->nr_scopes; i++) {
 		struct scope *s = &d->scopes[i];
 		uint64_t now = now_usec();
+		bool term;
 		int r;
 
 		if (s->absent) {
 			retry_absent(d, s, i);
 			continue;
 		}
+		term = term_pending(d, s, now); /* a SIGTERMed victim: its SIGKILL is due */
 		r = scope_acquire_gated(s, d->scratch, now, gate);
 		if ((r == -ENODEV || r == -ENOENT) && s->kind != SCOPE_MACHINE) {
 			log_msg(LOG_PRIO_WARNING, "scope=%s is gone: waiting for it", s->name);
@@ -191,7 +195,7 @@ void daemon_round(struct daemon *d)
 				s->name, (unsigned long long)(now - s->kill_pending_usec) / 1000);
 			s->kill_pending = false;
 		}
-		if (s->kill_pending)
+		if (s->kill_pending || term)
 			continue;
 		if (s->oom)
 			daemon_act(d, s, now);

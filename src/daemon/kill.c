@@ -9,6 +9,7 @@
 
 #include "daemon/daemon.h"
 #include "daemon/log.h"
+#include "daemon/unit.h"
 #include "linux/sys.h"
 
 /* What the verdict of @s came to, for systemd's STATUS= (loop.c says it). */
@@ -23,6 +24,15 @@ static void note_verdict(struct daemon *d, const struct scope *s, const char *ou
 	snprintf(v->comm, sizeof(v->comm), "%.15s", victim ? victim->comm : "");
 	snprintf(v->scope, sizeof(v->scope), "%s", s->name);
 }
+/* One kill's facts, handed down the kill path. */
+struct kill_ctx {
+	const struct oom_task *victim;
+	long points;                /* its badness */
+	uint64_t usage_before;      /* the scope's usage at the re-check (0: unread) */
+	uint64_t detect_usec;       /* when the verdict was read */
+	const struct kill_unit *unit; /* what dies with it */
+	bool grace;                 /* SIGTERM first when term_grace_msec asks (not at its end) */
+};
 
 void log_decision(const struct scope *s, int prio, const char *what)
 {
@@ -76,14 +86,60 @@ static bool recheck_resolved(struct daemon *d, struct scope *s, const struct oom
 	return true;
 }
 
-/*
- * SIGKILL @victim (@points: its badness) through @pidfd (which pins it and whose identity was
- * confirmed; owned: it is closed, or a dup goes to the reaper) and hand it to the reaper. A dry
- * run stops here, before the signal.
- */
-static int signal_and_hand(struct daemon *d, struct scope *s, const struct oom_task *victim,
-			   long points, int pidfd, uint64_t usage_before, uint64_t detect_usec)
+/* What dies with the victim (unit.h), after it: said on its own line. */
+static void kill_rest(struct daemon *d, struct scope *s, const struct oom_task *victim,
+		      const struct kill_unit *unit)
 {
+	long n;
+
+	if (unit->mode == UNIT_NONE)
+		return;
+	n = unit_kill(s, unit, victim->pid, d->self_pid, d->cfg.dry_run, d->scratch,
+		      sizeof(d->scratch));
+	if (n < 0)
+		log_msg(LOG_PRIO_WARNING, "kill unit scope=%s cgroup=%s reason=%s via=cgroup.kill",
+			s->name, unit->path, unit_mode_name(unit->mode));
+	else
+		log_msg(LOG_PRIO_WARNING, "%skill unit scope=%s cgroup=%s reason=%s tasks=%ld",
+			d->cfg.dry_run ? "dry-run: would " : "", s->name, unit->path,
+			unit_mode_name(unit->mode), n);
+}
+
+/* SIGTERM first (term_grace_msec): the victim held in s->term until it exits or its grace
+ * ends (term_pending()). Return: true when sent. */
+static bool send_term(struct daemon *d, struct scope *s, const struct kill_ctx *k, int pidfd)
+{
+	struct term_pending *t = &s->term;
+	char comm[ESCAPED_COMM_LEN];
+	uint64_t now;
+
+	if (sys->pidfd_send_signal(pidfd, SIGTERM, NULL, 0) < 0)
+		return false; /* SIGKILL it is (an exited victim is said there) */
+	now = now_usec();
+	t->pidfd = pidfd;
+	t->task = *k->victim;
+	t->points = k->points;
+	t->unit = *k->unit;
+	t->usage_before_bytes = k->usage_before;
+	t->detect_usec = k->detect_usec;
+	t->term_usec = now;
+	t->deadline_usec = now + d->cfg.term_grace_msec * 1000ull;
+	escape_comm(k->victim->comm, comm, sizeof(comm));
+	log_msg(LOG_PRIO_WARNING, "term scope=%s pid=%d comm=%s rss_kib=%llu grace_msec=%u",
+		s->name, k->victim->pid, comm,
+		(unsigned long long)pages_to_kib(k->victim->rss_pages, s->page_shift),
+		d->cfg.term_grace_msec);
+	return true;
+}
+
+/*
+ * SIGKILL @k->victim through @pidfd (which pins it and whose identity was confirmed; owned: it is
+ * closed, or a dup goes to the reaper) and hand it to the reaper, then its unit. With
+ * term_grace_msec and @k->grace, SIGTERM instead (send_term). A dry run stops before the signal.
+ */
+static int signal_and_hand(struct daemon *d, struct scope *s, const struct kill_ctx *k, int pidfd)
+{
+	const struct oom_task *victim = k->victim;
 	struct reap_request req;
 	char comm[ESCAPED_COMM_LEN];
 	int r;
@@ -96,20 +152,23 @@ static int signal_and_hand(struct daemon *d, struct scope *s, const struct oom_t
 			"dry-run: would kill scope=%s pid=%d comm=%s rss_kib=%llu badness=%ld "
 			"oom_score_adj=%d",
 			s->name, victim->pid, comm,
-			(unsigned long long)pages_to_kib(victim->rss_pages, s->page_shift), points,
+			(unsigned long long)pages_to_kib(victim->rss_pages, s->page_shift), k->points,
 			victim->oom_score_adj);
+		kill_rest(d, s, victim, k->unit);
 		sys->close(pidfd);
 		note_verdict(d, s, "would kill", victim);
 		scope_oom_progress(s);
 		return 0;
 	}
+	if (k->grace && d->cfg.term_grace_msec && send_term(d, s, k, pidfd))
+		return 0;
 	memset(&req, 0, sizeof(req));
 	req.pid = victim->pid;
 	memcpy(req.comm, victim->comm, sizeof(req.comm));
 	req.scope = s;
 	req.rss_kib = pages_to_kib(victim->rss_pages, s->page_shift);
-	req.detect_usec = detect_usec;
-	req.usage_before_bytes = usage_before;
+	req.detect_usec = k->detect_usec;
+	req.usage_before_bytes = k->usage_before;
 	r = sys->pidfd_send_signal(pidfd, SIGKILL, NULL, 0);
 	req.kill_usec = now_usec();
 	if (r < 0) {
@@ -139,10 +198,37 @@ static int signal_and_hand(struct daemon *d, struct scope *s, const struct oom_t
 	    LOG_PRIO_WARNING,
 	    "kill scope=%s pid=%d comm=%s rss_kib=%llu oom_score_adj=%d detect_to_kill_usec=%llu",
 	    s->name, victim->pid, comm, (unsigned long long)req.rss_kib, victim->oom_score_adj,
-	    (unsigned long long)(req.kill_usec - detect_usec));
+	    (unsigned long long)(req.kill_usec - k->detect_usec));
 	if (pidfd >= 0) /* waited for as a victim still (victim_expire() bounds it), not reaped */
 		log_msg(LOG_PRIO_WARNING, "reaper unavailable for pid=%d: not reaped", victim->pid);
+	kill_rest(d, s, victim, k->unit);
 	return 0;
+}
+
+bool term_pending(struct daemon *d, struct scope *s, uint64_t now)
+{
+	struct term_pending *t = &s->term;
+	struct kill_ctx k = {&t->task, t->points, t->usage_before_bytes, t->detect_usec, &t->unit,
+			     false};
+	char comm[ESCAPED_COMM_LEN];
+	int pidfd = t->pidfd;
+
+	if (pidfd < 0)
+		return false;
+	if (!sys_pidfd_exited(pidfd, 0) && now < t->deadline_usec)
+		return true; /* its grace goes on: the scope kills nothing else meanwhile */
+	t->pidfd = -1;
+	if (now >= t->deadline_usec && !sys_pidfd_exited(pidfd, 0)) {
+		signal_and_hand(d, s, &k, pidfd);
+		return true;
+	}
+	escape_comm(t->task.comm, comm, sizeof(comm));
+	log_msg(LOG_PRIO_NOTICE, "exited after term scope=%s pid=%d comm=%s term_to_exit_usec=%llu",
+		s->name, t->task.pid, comm, (unsigned long long)(now - t->term_usec));
+	sys->close(pidfd);
+	kill_rest(d, s, &t->task, &t->unit);
+	scope_oom_progress(s);
+	return true;
 }
 
 /*
@@ -167,17 +253,17 @@ static int open_confirmed(struct daemon *d, const struct scope *s, const struct 
 }
 
 int daemon_kill(struct daemon *d, struct scope *s, const struct oom_task *victim, long points,
-		uint64_t detect_usec)
+		uint64_t detect_usec, const struct kill_unit *unit)
 {
+	struct kill_ctx k = {victim, points, 0, detect_usec, unit, true};
 	char comm[ESCAPED_COMM_LEN];
-	uint64_t usage;
 	int pidfd;
 
-	if (recheck_resolved(d, s, victim, &usage))
+	if (recheck_resolved(d, s, victim, &k.usage_before))
 		return -EAGAIN;
 	pidfd = open_confirmed(d, s, victim);
 	if (pidfd >= 0)
-		return signal_and_hand(d, s, victim, points, pidfd, usage, detect_usec);
+		return signal_and_hand(d, s, &k, pidfd);
 	escape_comm(victim->comm, comm, sizeof(comm));
 	if (pidfd == -ESRCH || pidfd == -ESTALE)
 		log_msg(LOG_PRIO_NOTICE,
@@ -243,6 +329,8 @@ int daemon_arm(struct daemon *d, struct scope *s, uint64_t now)
 	c->task = *t;
 	c->points = points;
 	c->time_usec = now;
+	unit_find(s, d->tasks.mounts, d->cfg.kill_cgroup, t->pid, d->self_pid, d->scratch,
+		  sizeof(d->scratch), &c->unit);
 	return 0;
 }
 
@@ -269,7 +357,7 @@ static void log_listing_limits(const struct daemon *d, const struct scope *s)
 static bool act_armed(struct daemon *d, struct scope *s, uint64_t detect_usec)
 {
 	struct candidate *c = &s->cand;
-	uint64_t usage;
+	struct kill_ctx k = {&c->task, c->points, 0, detect_usec, &c->unit, true};
 	int pidfd, adj, r;
 
 	if (c->pidfd < 0 || detect_usec - c->time_usec > CANDIDATE_MAX_AGE_USEC)
@@ -281,11 +369,11 @@ static bool act_armed(struct daemon *d, struct scope *s, uint64_t detect_usec)
 	r = tasks_read_adj(&d->tasks, s->root, c->task.pid, d->scratch, sizeof(d->scratch), &adj);
 	if (r < 0 || adj != c->task.oom_score_adj)
 		return false;
-	if (recheck_resolved(d, s, &c->task, &usage))
+	if (recheck_resolved(d, s, &c->task, &k.usage_before))
 		return true;
 	pidfd = c->pidfd; /* it goes to signal_and_hand */
 	c->pidfd = -1;
-	r = signal_and_hand(d, s, &c->task, c->points, pidfd, usage, detect_usec);
+	r = signal_and_hand(d, s, &k, pidfd);
 	if (r == -ESRCH)
 		return false; /* gone since it was chosen: choose again now */
 	log_decision(s, LOG_PRIO_NOTICE, "oom");
@@ -294,6 +382,7 @@ static bool act_armed(struct daemon *d, struct scope *s, uint64_t detect_usec)
 
 void daemon_act(struct daemon *d, struct scope *s, uint64_t detect_usec)
 {
+	struct kill_unit unit;
 	size_t idx = 0;
 	long points = 0;
 	int r;
@@ -322,7 +411,9 @@ void daemon_act(struct daemon *d, struct scope *s, uint64_t detect_usec)
 		break;
 	}
 	log_decision(s, LOG_PRIO_NOTICE, "oom");
-	daemon_kill(d, s, &d->tasks.tasks[idx], points, detect_usec);
+	unit_find(s, d->tasks.mounts, d->cfg.kill_cgroup, d->tasks.tasks[idx].pid, d->self_pid,
+		  d->scratch, sizeof(d->scratch), &unit);
+	daemon_kill(d, s, &d->tasks.tasks[idx], points, detect_usec, &unit);
 }
 
 enum arm_action arm_decide(const struct scope *s, uint64_t now)

@@ -81,11 +81,20 @@ void daemon_act(struct daemon *d, struct scope *s, uint64_t detect_usec);
 
 /*
  * daemon_kill() - act on a chosen victim (@points: its badness): re-check, pidfd_open, confirm
- * identity, SIGKILL, hand a dup'ed pidfd to the reaper (a dry run stops before the signal). Return: 0 when killed, -EAGAIN when the re-check found
+ * identity, SIGKILL (SIGTERM first with term_grace_msec), hand a dup'ed pidfd to the reaper,
+ * then kill @unit (a dry run stops before the signals). Return: 0 when killed, -EAGAIN when
+ * the re-check found
  * the scope resolved, -ESRCH when the victim was gone (nothing else is killed), -errno.
  */
 int daemon_kill(struct daemon *d, struct scope *s, const struct oom_task *victim, long points,
-		uint64_t detect_usec);
+		uint64_t detect_usec, const struct kill_unit *unit);
+
+/*
+ * term_pending() - the victim @s sent SIGTERM (term_grace_msec): SIGKILL it once its grace is
+ * over, or take its exit as the kill's; then kill its unit. Return: true while the scope is
+ * busy with it (this round acts on nothing else).
+ */
+bool term_pending(struct daemon *d, struct scope *s, uint64_t now);
 
 /* daemon_handle_reports() - read the reaper's reports, release their scopes, log them. */
 void daemon_handle_reports(struct daemon *d);

@@ -8,11 +8,13 @@
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "linux/sys.h"
@@ -75,8 +77,31 @@ struct log_sink {
 	char tail[LOG_NOTICE_MAX + LOG_LINE_MAX]; /* touched only by a short write */
 };
 
+/*
+ * Repeated lines. A line whose text (after the prefix) is the same as one written less than
+ * LOG_REPEAT_WINDOW_USEC ago is not written but counted; once that window is over, one line
+ * says how many were held back ("log: N more identical lines in the last 10 s: TEXT"), and the
+ * next such line is written again. Only identical text is held back: lines that differ in any
+ * field (a kill's pid, a count) all go out. LOG_REPEAT_SLOTS distinct lines are followed at
+ * once; a new one takes the oldest slot (whose count is said first).
+ */
+#define LOG_REPEAT_SLOTS 8
+/* What a summary quotes of the held line: enough to recognise it. */
+#define LOG_REPEAT_HEAD 120
+
+struct log_repeat {
+	uint64_t hash;       /* FNV-1a of the text; 0: free */
+	uint64_t first_usec; /* when it was written */
+	unsigned long held;  /* identical lines held back since */
+	int prio;
+	char head[LOG_REPEAT_HEAD];
+};
+
 int log_max_prio = LOG_PRIO_INFO;
 static int log_journal;
+static int log_stamp;
+static struct log_repeat repeats[LOG_REPEAT_SLOTS];
+static uint64_t repeat_window_usec = LOG_REPEAT_WINDOW_USEC;
 static struct log_sink sink = {.fd = STDERR_FILENO};
 static log_write_fn log_write_hook;
 static pthread_mutex_t log_lock;
@@ -149,17 +174,51 @@ static void sink_open(void)
 		sink_open_nonblocking(&st);
 }
 
+bool log_journal_stream_matches(const char *value, int fd)
+{
+	unsigned long long dev, ino;
+	struct stat st;
+	char *end;
+
+	if (!value || *value < '0' || *value > '9')
+		return false;
+	errno = 0;
+	dev = strtoull(value, &end, 10);
+	if (errno || *end != ':' || end[1] < '0' || end[1] > '9')
+		return false;
+	ino = strtoull(end + 1, &end, 10);
+	if (errno || *end)
+		return false;
+	return !fstat(fd, &st) && (unsigned long long)st.st_dev == dev &&
+	       (unsigned long long)st.st_ino == ino;
+}
+
 void log_init(void)
 {
-	log_journal = getenv("JOURNAL_STREAM") != NULL;
+	/* JOURNAL_STREAM names the stream journald gave the service as its stderr; inherited by
+	 * a process whose stderr is something else (a shell started from the unit, a redirect),
+	 * it does not apply (systemd's own rule, sd-daemon). */
+	log_journal = log_journal_stream_matches(getenv("JOURNAL_STREAM"), STDERR_FILENO);
+	log_stamp = !log_journal; /* the journal stamps each line itself */
 	log_lock_take();
 	sink_open();
+	memset(repeats, 0, sizeof(repeats));
 	pthread_mutex_unlock(&log_lock);
 }
 
 void log_set_journal(int journal)
 {
 	log_journal = journal;
+}
+
+void log_set_stamp(int stamp)
+{
+	log_stamp = stamp;
+}
+
+void log_set_repeat_window(uint64_t usec)
+{
+	repeat_window_usec = usec;
 }
 
 void log_set_write(log_write_fn fn)
@@ -224,16 +283,37 @@ static const char *prio_name(int prio)
 	}
 }
 
-/* A line's prefix: "<N>" for the journal, else "oomguard: LEVEL: ". Return: its length. */
-static size_t log_prefix(char *buf, size_t size, int prio)
+/* "2026-12-03T10:00:00.123456Z ": UTC, so that no time zone file is read (gmtime_r is pure
+ * arithmetic; localtime_r may open /etc/localtime). Return: its length, 0 when unavailable. */
+static size_t log_timestamp(char *buf, size_t size)
 {
+	struct timespec ts;
+	struct tm tm;
 	int n;
 
-	if (log_journal)
+	if (clock_gettime(CLOCK_REALTIME, &ts) || !gmtime_r(&ts.tv_sec, &tm))
+		return 0;
+	n = snprintf(buf, size, "%04d-%02d-%02dT%02d:%02d:%02d.%06ldZ ", tm.tm_year + 1900,
+		     tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec,
+		     ts.tv_nsec / 1000);
+	return n > 0 && (size_t)n < size ? (size_t)n : 0;
+}
+
+/* A line's prefix: "<N>" for the journal, else "[TIMESTAMP ]oomguard: LEVEL: ". Return: its
+ * length. */
+static size_t log_prefix(char *buf, size_t size, int prio)
+{
+	size_t len = 0;
+	int n;
+
+	if (log_journal) {
 		n = snprintf(buf, size, "<%d>", prio);
-	else
-		n = snprintf(buf, size, "oomguard: %s: ", prio_name(prio));
-	return n > 0 ? (size_t)n : 0;
+	} else {
+		if (log_stamp)
+			len = log_timestamp(buf, size);
+		n = snprintf(buf + len, size - len, "oomguard: %s: ", prio_name(prio));
+	}
+	return n > 0 ? len + (size_t)n : 0;
 }
 
 /* The dropped-lines notice, newline included, in at most LOG_NOTICE_MAX bytes. */
@@ -297,17 +377,121 @@ unlock:
 	pthread_mutex_unlock(&log_lock);
 }
 
+static uint64_t mono_usec(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000 + (uint64_t)ts.tv_nsec / 1000;
+}
+
+/* 64-bit FNV-1a: its published offset basis and prime. Never 0 (a free slot). */
+static uint64_t text_hash(const char *text, size_t len)
+{
+	uint64_t h = 14695981039346656037ull;
+
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ (unsigned char)text[i]) * 1099511628211ull;
+	return h ? h : 1;
+}
+
+/* Slots whose window is over: their counts to @out, the slots freed. Under log_lock. */
+static size_t repeats_expire(uint64_t now, struct log_repeat *out)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < LOG_REPEAT_SLOTS; i++) {
+		struct log_repeat *r = &repeats[i];
+
+		if (!r->hash || now - r->first_usec < repeat_window_usec)
+			continue;
+		if (r->held)
+			out[n++] = *r;
+		r->hash = 0;
+	}
+	return n;
+}
+
+/*
+ * Whether the line @text is held back (true), else remembered in a slot; a slot taken from
+ * another line with a count goes to @evicted (its held count is 0 otherwise). Under log_lock.
+ */
+static bool repeats_hold(int prio, const char *text, size_t len, uint64_t now,
+			 struct log_repeat *evicted)
+{
+	uint64_t h = text_hash(text, len);
+	struct log_repeat *slot = &repeats[0];
+
+	evicted->held = 0;
+	if (!repeat_window_usec)
+		return false;
+	for (size_t i = 0; i < LOG_REPEAT_SLOTS; i++) {
+		if (repeats[i].hash == h) {
+			repeats[i].held++;
+			return true;
+		}
+		if (slot->hash && (!repeats[i].hash || repeats[i].first_usec < slot->first_usec))
+			slot = &repeats[i]; /* the first free slot, else the oldest line's */
+	}
+	if (slot->hash && slot->held)
+		*evicted = *slot;
+	slot->hash = h;
+	slot->first_usec = now;
+	slot->held = 0;
+	slot->prio = prio;
+	if (len >= LOG_REPEAT_HEAD)
+		len = LOG_REPEAT_HEAD - 1;
+	memcpy(slot->head, text, len);
+	slot->head[len] = '\0';
+	return false;
+}
+
+/* "log: N more identical lines in the last S s: TEXT" for a slot whose count is due. */
+static void repeat_summary(const struct log_repeat *r, uint64_t now)
+{
+	char buf[LOG_NOTICE_MAX + LOG_LINE_MAX];
+	char *line = buf + LOG_NOTICE_MAX;
+	size_t len = log_prefix(line, LOG_LINE_MAX, r->prio);
+	int n;
+
+	n = snprintf(line + len, LOG_LINE_MAX - len,
+		     "log: %lu more identical lines in the last %llu s: %s", r->held,
+		     (unsigned long long)((now - r->first_usec + 999999) / 1000000), r->head);
+	if (n > 0)
+		len += (size_t)n;
+	if (len > LOG_LINE_MAX - 2)
+		len = LOG_LINE_MAX - 2;
+	line[len++] = '\n';
+	sink_emit(line, len);
+}
+
+void log_tick(void)
+{
+	struct log_repeat due[LOG_REPEAT_SLOTS];
+	uint64_t now = mono_usec();
+	size_t n;
+
+	log_lock_take();
+	n = repeats_expire(now, due);
+	pthread_mutex_unlock(&log_lock);
+	for (size_t i = 0; i < n; i++)
+		repeat_summary(&due[i], now);
+}
+
 static void log_v(int prio, int err, const char *fmt, va_list ap)
 {
 	char buf[LOG_NOTICE_MAX + LOG_LINE_MAX];
 	char *line = buf + LOG_NOTICE_MAX;
+	struct log_repeat evicted;
 	int saved_errno = errno;
-	size_t len;
+	size_t len, prefix_len;
+	bool held;
 	int n;
 
 	if (prio > log_max_prio)
 		return;
-	len = log_prefix(line, LOG_LINE_MAX, prio);
+	log_tick();
+	len = prefix_len = log_prefix(line, LOG_LINE_MAX, prio);
 	n = vsnprintf(line + len, LOG_LINE_MAX - len, fmt, ap);
 	if (n > 0)
 		len += (size_t)n;
@@ -321,8 +505,15 @@ static void log_v(int prio, int err, const char *fmt, va_list ap)
 		if (len > LOG_LINE_MAX - 2)
 			len = LOG_LINE_MAX - 2;
 	}
-	line[len++] = '\n';
-	sink_emit(line, len);
+	log_lock_take();
+	held = repeats_hold(prio, line + prefix_len, len - prefix_len, mono_usec(), &evicted);
+	pthread_mutex_unlock(&log_lock);
+	if (evicted.held)
+		repeat_summary(&evicted, mono_usec());
+	if (!held) {
+		line[len++] = '\n';
+		sink_emit(line, len);
+	}
 	errno = saved_errno;
 }
 

@@ -1,11 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* One log line per event on stderr. Under systemd (JOURNAL_STREAM set) each line starts with
- * the journal's <N> priority prefix; otherwise with the level's name. Never allocates, never
- * blocks: a line stderr cannot take now is dropped and counted (log.c says how). */
+/* One log line per event on stderr. Under journald (JOURNAL_STREAM names stderr) each line starts
+ * with the journal's <N> priority prefix; otherwise with a UTC timestamp and the level's name.
+ * Identical lines repeated within 10 s are counted, not written. Never allocates, never blocks:
+ * a line stderr cannot take now is dropped and counted (log.c says how). */
 #ifndef OOMGUARD_DAEMON_LOG_H
 #define OOMGUARD_DAEMON_LOG_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 /* syslog priorities, as the journal reads them from "<N>". */
@@ -21,14 +24,35 @@ enum log_prio {
 extern int log_max_prio;
 
 /*
- * log_init() - choose the prefix style (journal when JOURNAL_STREAM is set in the environment)
- * and how to write to stderr without blocking (by what stderr is). At start-up; the first line
- * does the second part if log_init() was not called. Calling it again (tests, after pointing
- * stderr elsewhere) forgets what was dropped or left unsent on the old stderr.
+ * log_init() - choose the prefix style (journal when JOURNAL_STREAM names stderr's device and
+ * inode; else a timestamp) and how to write to stderr without blocking (by what stderr is). At
+ * start-up; the first line does the second part if log_init() was not called. Calling it again
+ * (tests, after pointing stderr elsewhere) forgets what was dropped, left unsent or held back
+ * as a repeat on the old stderr.
  */
 void log_init(void);
 /* log_set_journal() - force the prefix style (tests). */
 void log_set_journal(int journal);
+/* log_set_stamp() - force timestamps on or off outside the journal (tests). */
+void log_set_stamp(int stamp);
+/* The window in which identical lines are held back: 10 s, a summary every 10 s at most. */
+#define LOG_REPEAT_WINDOW_USEC 10000000ull
+/* log_set_repeat_window() - that window (tests; 0: hold nothing back). */
+void log_set_repeat_window(uint64_t usec);
+
+/*
+ * log_journal_stream_matches() - @value, JOURNAL_STREAM's "DEVICE:INODE" (decimal), names the
+ * file open on @fd: false for anything else (unset, malformed, another file).
+ */
+bool log_journal_stream_matches(const char *value, int fd);
+
+/*
+ * log_tick() - say, once their 10 s window is over, how many identical lines were held back
+ * ("log: N more identical lines in the last S s: TEXT", at the held line's level). Any line
+ * does this first; the loop calls it once a round so that a count is said when no other line
+ * comes.
+ */
+void log_tick(void);
 
 /*
  * The one call through which a line reaches stderr, as an entry of struct sys_ops: bytes

@@ -6,8 +6,26 @@
 #include <errno.h>
 #include <getopt.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <string.h>
 #include <unistd.h>
+
+/* Long-only options: values past any character. */
+enum {
+	OPT_PROTECT_CGROUP = 0x100,
+	OPT_PREFER_UID,
+	OPT_AVOID_UID,
+	OPT_PROTECT_UID,
+	OPT_PREFER_EXE,
+	OPT_AVOID_EXE,
+	OPT_PROTECT_EXE,
+	OPT_PREFER_CMDLINE,
+	OPT_AVOID_CMDLINE,
+	OPT_NO_OOMD_XATTRS,
+	OPT_KILL_CGROUP,
+	OPT_TERM_GRACE,
+	OPT_TASKS,
+};
 
 #define STR_(x) #x
 #define STR(x)  STR_(x)
@@ -62,18 +80,45 @@ static const struct option_desc options[] = {
     {"protect", required_argument, 'p', "protect", "NAME",
      "never kill a process of this name (repeatable)", FOR_BOTH},
     {"prefer", required_argument, 'P', "prefer_regex", "REGEX",
-     "prefer processes whose name matches", FOR_BOTH},
-    {"avoid", required_argument, 'A', "avoid_regex", "REGEX", "avoid processes whose name matches",
-     FOR_BOTH},
+     "prefer processes whose name matches (repeatable; forgeable)", FOR_BOTH},
+    {"avoid", required_argument, 'A', "avoid_regex", "REGEX",
+     "avoid processes whose name matches (repeatable; forgeable)", FOR_BOTH},
     {"prefer-cgroup", required_argument, 'G', "prefer_cgroup", "PATH",
-     "prefer processes in this cgroup or below", FOR_BOTH},
+     "prefer processes in this cgroup or below (repeatable)", FOR_BOTH},
     {"avoid-cgroup", required_argument, 'H', "avoid_cgroup", "PATH",
-     "avoid processes in this cgroup or below", FOR_BOTH},
+     "avoid processes in this cgroup or below (repeatable)", FOR_BOTH},
+    {"protect-cgroup", required_argument, OPT_PROTECT_CGROUP, "protect_cgroup", "PATH",
+     "never kill a process in this cgroup or below (repeatable)", FOR_BOTH},
+    {"prefer-uid", required_argument, OPT_PREFER_UID, "prefer_uid", "UID[-UID]",
+     "prefer processes of these real uids (repeatable)", FOR_BOTH},
+    {"avoid-uid", required_argument, OPT_AVOID_UID, "avoid_uid", "UID[-UID]",
+     "avoid processes of these real uids (repeatable)", FOR_BOTH},
+    {"protect-uid", required_argument, OPT_PROTECT_UID, "protect_uid", "UID[-UID]",
+     "never kill a process of these real uids (repeatable)", FOR_BOTH},
+    {"prefer-exe", required_argument, OPT_PREFER_EXE, "prefer_exe", "PATH",
+     "prefer processes running this executable (a PATH/ ending in /: below it; repeatable)", FOR_BOTH},
+    {"avoid-exe", required_argument, OPT_AVOID_EXE, "avoid_exe", "PATH",
+     "avoid processes running this executable (repeatable)", FOR_BOTH},
+    {"protect-exe", required_argument, OPT_PROTECT_EXE, "protect_exe", "PATH",
+     "never kill a process running this executable (repeatable)", FOR_BOTH},
+    {"prefer-cmdline", required_argument, OPT_PREFER_CMDLINE, "prefer_cmdline", "REGEX",
+     "prefer processes whose command line matches (repeatable; forgeable)", FOR_BOTH},
+    {"avoid-cmdline", required_argument, OPT_AVOID_CMDLINE, "avoid_cmdline", "REGEX",
+     "avoid processes whose command line matches (repeatable; forgeable)", FOR_BOTH},
+    {"no-oomd-xattrs", no_argument, OPT_NO_OOMD_XATTRS, NULL, NULL,
+     "ignore systemd's ManagedOOMPreference= (user.oomd_avoid, user.oomd_omit xattrs)", FOR_BOTH},
+    {"kill-cgroup", no_argument, OPT_KILL_CGROUP, NULL, NULL,
+     "kill the victim's whole cgroup with it (v2: cgroup.kill)", FOR_RUN},
+    {"term-grace", required_argument, OPT_TERM_GRACE, "term_grace_msec", "MSEC",
+     "SIGTERM the victim, SIGKILL it MSEC later unless it exited (0-" STR(
+	 CONFIG_TERM_GRACE_MSEC_MAX) "; default 0: SIGKILL at once)", FOR_RUN},
     {"log-level", required_argument, 'l', "log_level", "LEVEL",
      "error, warning, notice, info, debug", FOR_BOTH},
     {"root", required_argument, 'O', "root", "DIR",
      "read /proc, /sys and cgroupfs under DIR (fixture trees)", FOR_BOTH},
     {"json", no_argument, 'j', NULL, NULL, "print JSON", FOR_STATUS},
+    {"tasks", no_argument, OPT_TASKS, NULL, NULL,
+     "each scope's candidates, ranked, and why (badness, rules, uid, exe)", FOR_STATUS},
     {"help", no_argument, 'h', NULL, NULL, "this text", FOR_BOTH},
 };
 /* clang-format on */
@@ -189,6 +234,7 @@ int options_parse(struct config *c, int argc, char **argv, char *err, size_t err
 	struct option table[NR_OPTIONS + 1];
 	const char *file = NULL;
 	bool cli_cgroups = false, cli_protect = false;
+	uint64_t cli_rules = 0; /* rule keys given as options: they replace the file's */
 	int opt, r;
 
 	config_defaults(c);
@@ -226,6 +272,15 @@ int options_parse(struct config *c, int argc, char **argv, char *err, size_t err
 		case 'j':
 			c->json = true;
 			continue;
+		case OPT_NO_OOMD_XATTRS:
+			c->oomd_xattrs = false;
+			continue;
+		case OPT_KILL_CGROUP:
+			c->kill_cgroup = true;
+			continue;
+		case OPT_TASKS:
+			c->status_tasks = true;
+			continue;
 		case 'g':
 			if (!cli_cgroups)
 				c->nr_cgroups = 0; /* options replace the file's list */
@@ -241,6 +296,11 @@ int options_parse(struct config *c, int argc, char **argv, char *err, size_t err
 		}
 		if (!o || !o->key)
 			continue;
+		if (config_rule_key(o->key) >= 0 &&
+		    !(cli_rules & (1ull << config_rule_key(o->key)))) {
+			config_clear_rules(c, o->key);
+			cli_rules |= 1ull << config_rule_key(o->key);
+		}
 		snprintf(name, sizeof(name), "--%s", o->name);
 		if (config_set_named(c, o->key, name, optarg, err, errsize) < 0)
 			return -EINVAL;

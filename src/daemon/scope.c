@@ -206,6 +206,7 @@ int scope_init_machine(struct scope *s, const char *root, unsigned int page_shif
 	s->pressure_efd = -1;
 	s->events_watch_fd = -1;
 	s->cand.pidfd = -1;
+	s->term.pidfd = -1;
 	for (int i = 0; i < SCOPE_MAX_FILES; i++)
 		s->fds[i] = -1;
 	snprintf(s->name, sizeof(s->name), "machine");
@@ -373,6 +374,9 @@ void scope_close(struct scope *s)
 	if (s->cand.pidfd >= 0)
 		sys->close(s->cand.pidfd);
 	s->cand.pidfd = -1;
+	if (s->term.pidfd >= 0)
+		sys->close(s->term.pidfd);
+	s->term.pidfd = -1;
 	s->woken = false;
 	free(s->zone_text);
 	free(s->zones);

@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "daemon/config.h"
+#include "daemon/unit.h"
 #include "linux/cgroupfs.h"
 #include "linux/procfs.h"
 #include "policy/badness.h"
@@ -122,6 +123,19 @@ struct candidate {
 	struct oom_task task;
 	long points;
 	uint64_t time_usec;
+	struct kill_unit unit; /* what dies with it (unit.h) */
+};
+
+/*
+ * struct term_pending - a victim sent SIGTERM (term_grace_msec), held while @pidfd >= 0: it is
+ * sent SIGKILL at @deadline_usec unless it exits first. The scope kills nothing else meanwhile.
+ */
+struct term_pending {
+	int pidfd;
+	struct oom_task task;
+	long points;
+	struct kill_unit unit;
+	uint64_t usage_before_bytes, detect_usec, term_usec, deadline_usec;
 };
 
 /*
@@ -175,6 +189,7 @@ struct scope {
 	bool oom;
 	bool restore_oom_kill_disable; /* we set oom_kill_disable=1; put 0 back at exit */
 	struct candidate cand;
+	struct term_pending term;
 	bool kill_pending;
 	uint64_t kill_pending_usec; /* when that kill was made */
 	bool absent; /* a cgroup that does not exist (yet, or any more): waited for */

@@ -5,11 +5,11 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <regex.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "daemon/match.h"
 #include "linux/parse.h"
 #include "linux/procfs.h"
 #include "linux/sys.h"
@@ -73,18 +73,7 @@ static unsigned int victim_flags(const struct victim_table *vt, int pid,
 	return 0;
 }
 
-static bool cgroup_matches(const char *root, int pid, const char *want, char *scratch, size_t size)
-{
-	char path[CONFIG_PATH_MAX];
-	size_t len = strlen(want);
-
-	if (read_pid_cgroup(root, pid, "memory", scratch, size, path, sizeof(path)) < 0 &&
-	    read_pid_cgroup(root, pid, NULL, scratch, size, path, sizeof(path)) < 0)
-		return false;
-	return !strncmp(path, want, len) && (path[len] == '/' || path[len] == '\0');
-}
-
-/* 32-bit FNV-1a: its published offset basis and prime. A collision costs one stale regex
+/* 32-bit FNV-1a: its published offset basis and prime. A collision costs one stale rule
  * result until the next reload, and names are 15 bytes at most. */
 #define FNV32_OFFSET_BASIS 2166136261u
 #define FNV32_PRIME        16777619u
@@ -98,49 +87,59 @@ static uint32_t name_hash(const char *comm)
 	return h;
 }
 
-/* The prefer/avoid regex flags of @comm, from @e's cache when it holds them (@e may be NULL). */
-static unsigned int regex_flags(const struct config *c, const char *comm, struct proc_fds *e)
+/*
+ * The prefer/avoid/protect flags of @t by the rules (match.h), from @e's cache when it holds
+ * them for this name and config (@e may be NULL: read and matched each time). Return: 0, or
+ * -errno when what the rules need could not be read.
+ */
+static int rule_flags(struct task_list *tl, const char *root, const struct config *c,
+		      struct oom_task *t, struct proc_fds *e, char *scratch, size_t size)
 {
-	unsigned int flags = 0;
+	unsigned int needs = match_needs(c, tl->mounts);
+	struct proc_attrs a;
 	uint32_t hash;
+	int r;
 
-	if (!c->has_prefer_re && !c->has_avoid_re)
+	if (!c->nr_rules && !needs)
 		return 0;
-	hash = name_hash(comm);
-	if (e && e->re_serial == c->re_serial && e->re_hash == hash)
-		return e->re_flags;
-	if (c->has_prefer_re && !regexec(&c->prefer_re, comm, 0, NULL, 0))
-		flags |= OOM_TASK_PREFER;
-	if (c->has_avoid_re && !regexec(&c->avoid_re, comm, 0, NULL, 0))
-		flags |= OOM_TASK_AVOID;
+	hash = name_hash(t->comm);
+	if (e && e->re_serial == c->re_serial && e->re_hash == hash) {
+		t->flags |= e->re_flags;
+		return 0;
+	}
+	memcpy(a.comm, t->comm, sizeof(a.comm));
+	r = match_read(root, tl->mounts, t->pid, needs, scratch, size, &a);
+	if (r < 0)
+		return r;
+	t->flags |= match_flags(c, &a, NULL);
 	if (e) {
 		e->re_serial = c->re_serial;
 		e->re_hash = hash;
-		e->re_flags = (uint16_t)flags;
+		e->re_flags = (uint16_t)(t->flags & (OOM_TASK_PROTECTED | OOM_TASK_PREFER |
+						     OOM_TASK_AVOID));
 	}
-	return flags;
+	return 0;
 }
 
-/* The flags of @t from its name, pid, cgroup and the earlier victims; @e: its kept files. */
-static void task_flags(struct oom_task *t, const char *root, const struct config *c,
-		       const struct victim_table *vt, int self_pid, struct proc_fds *e,
-		       char *scratch, size_t size)
+/*
+ * The flags of @t from its name, pid, what the rules look at and the earlier victims; @e: its
+ * kept files. Return: 0, or -errno when the rules' reads failed.
+ */
+static int task_flags(struct task_list *tl, struct oom_task *t, const char *root,
+		      const struct config *c, const struct victim_table *vt, int self_pid,
+		      struct proc_fds *e, char *scratch, size_t size)
 {
 	if (t->pid == 1)
 		t->flags |= OOM_TASK_INIT;
 	if (t->pid == self_pid)
 		t->flags |= OOM_TASK_SELF;
 	if (t->flags & OOM_TASK_KTHREAD)
-		return; /* never a candidate: no name, cgroup or victim rule can change that */
+		return 0; /* never a candidate: no name, cgroup or victim rule can change that */
 	for (size_t i = 0; i < c->nr_protect; i++)
 		if (!strcmp(c->protect[i], t->comm))
 			t->flags |= OOM_TASK_PROTECTED;
-	t->flags |= regex_flags(c, t->comm, e);
-	if (c->prefer_cgroup[0] && cgroup_matches(root, t->pid, c->prefer_cgroup, scratch, size))
-		t->flags |= OOM_TASK_PREFER;
-	if (c->avoid_cgroup[0] && cgroup_matches(root, t->pid, c->avoid_cgroup, scratch, size))
-		t->flags |= OOM_TASK_AVOID;
 	t->flags |= victim_flags(vt, t->pid, t->start_time);
+	return rule_flags(tl, root, c, t, e, scratch, size);
 }
 
 /* What /proc/PID/status adds to a task read from its stat: swap, page tables, the mm. */
@@ -385,7 +384,12 @@ static void add_pid(struct task_list *tl, const struct scope *s, const struct co
 			tl->err = r; /* not gone: a listing without it must choose nothing */
 		return;
 	}
-	task_flags(t, s->root, c, vt, self_pid, e, scratch, size);
+	r = task_flags(tl, t, s->root, c, vt, self_pid, e, scratch, size);
+	if (r < 0) {
+		if (transient(r) && !tl->err)
+			tl->err = r; /* what the rules need unread: it may be protected */
+		return;
+	}
 	tl->nr++;
 }
 

@@ -70,9 +70,11 @@ struct proc_fds {
 	unsigned int gen; /* the listing that last saw it */
 	uint32_t seen_by; /* the scope of that listing: the low half of its address (scopes live
 			   * in one array; compared, never followed) */
-	/* the prefer/avoid regex flags of the name hashed re_hash (FNV-1a) under config re_serial
-	 * (0: none): regexec runs when a process is first listed or renames itself, not at every
-	 * listing (musl's allocates). 32 bytes an entry: the table is locked in memory whole. */
+	/* the flags of the prefer/avoid/protect rules (match.h) for the name hashed re_hash
+	 * (FNV-1a) under config re_serial (0: none): what a process is, read and matched when it
+	 * is first listed, renames itself (execve does) or the config is reloaded, not at every
+	 * listing (musl's regexec allocates; and a listing under pressure opens no new file).
+	 * 32 bytes an entry: the table is locked in memory whole. */
 	uint32_t re_serial, re_hash;
 	uint16_t re_flags;
 };
@@ -95,6 +97,8 @@ struct task_list {
 	int err; /* the first read that failed for want of a resource (-errno): the listing may
 		  * miss a process, and tasks_acquire() returns the error */
 	unsigned int gen;
+	const struct cgroup_mounts *mounts; /* where the v2 hierarchy is (the oomd xattrs); set by
+					     * the daemon, NULL: none */
 };
 
 /*

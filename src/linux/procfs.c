@@ -291,6 +291,28 @@ int parse_pid_status_buf(const char *buf, struct pid_status *ret_status)
 	return 0;
 }
 
+int parse_pid_status_uid_buf(const char *buf, uint32_t *ret_uid)
+{
+	const char *line;
+	int64_t v;
+
+	if (strncmp(buf, "Name:", 5))
+		return -EINVAL;
+	for (line = buf; line && *line; line = next_line(line)) {
+		const char *p = line + 4;
+
+		if (strncmp(line, "Uid:", 4))
+			continue;
+		p = skip_blanks(p);
+		/* Real, effective, saved, filesystem: the real one is who started it. */
+		if (parse_s64(&p, &v) < 0 || v < 0 || v >= UINT32_MAX || (*p != '\t' && *p != ' '))
+			return -EINVAL;
+		*ret_uid = (uint32_t)v;
+		return 0;
+	}
+	return -ENOENT;
+}
+
 int parse_oom_score_adj_buf(const char *buf, int *ret_adj)
 {
 	const char *p = buf;

@@ -85,6 +85,9 @@ int parse_meminfo_buf(const char *buf, struct proc_meminfo *ret_meminfo);
 int parse_psi_buf(const char *buf, struct psi_stats *ret_psi);
 int parse_pid_stat_buf(const char *buf, struct pid_stat *ret_stat);
 int parse_pid_status_buf(const char *buf, struct pid_status *ret_status);
+/* parse_pid_status_uid_buf() - the real uid of /proc/PID/status (the first of Uid:'s four).
+ * Return: 0, -ENOENT without a Uid: line, -EINVAL when malformed. */
+int parse_pid_status_uid_buf(const char *buf, uint32_t *ret_uid);
 int parse_oom_score_adj_buf(const char *buf, int *ret_adj);
 /*
  * parse_pid_cgroup_buf() - the cgroup path of a process for a v1 @controller ("memory"), or

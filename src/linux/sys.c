@@ -13,6 +13,7 @@
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <time.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
 #ifndef SYS_pidfd_open
@@ -176,6 +177,25 @@ static int real_setrlimit(int resource, const struct rlimit *rlim)
 	return setrlimit((rlimit_resource)resource, rlim) < 0 ? -errno : 0;
 }
 
+static ssize_t real_readlinkat(int dirfd, const char *path, char *buf, size_t size)
+{
+	ssize_t n = readlinkat(dirfd, path, buf, size);
+
+	return n < 0 ? -errno : n;
+}
+
+static int real_fstatat(int dirfd, const char *path, struct stat *ret_st, int flags)
+{
+	return fstatat(dirfd, path, ret_st, flags) < 0 ? -errno : 0;
+}
+
+static ssize_t real_getxattr(const char *path, const char *name, void *buf, size_t size)
+{
+	ssize_t n = getxattr(path, name, buf, size);
+
+	return n < 0 ? -errno : n;
+}
+
 const struct sys_ops sys_ops_real = {
     .openat = real_openat,
     .read = real_read,
@@ -200,6 +220,9 @@ const struct sys_ops sys_ops_real = {
     .sched_setscheduler_self = real_sched_setscheduler_self,
     .getrlimit = real_getrlimit,
     .setrlimit = real_setrlimit,
+    .readlinkat = real_readlinkat,
+    .fstatat = real_fstatat,
+    .getxattr = real_getxattr,
 };
 
 const struct sys_ops *sys = &sys_ops_real;

@@ -15,6 +15,7 @@
 #include <sys/epoll.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 
 /*
@@ -48,6 +49,10 @@ struct sys_ops {
 	int (*sched_setscheduler_self)(int policy, const struct sched_param *param);
 	int (*getrlimit)(int resource, struct rlimit *ret_rlim);
 	int (*setrlimit)(int resource, const struct rlimit *rlim);
+	/* What a process is, for the victim rules: /proc/PID/exe; a cgroup's owner and xattrs. */
+	ssize_t (*readlinkat)(int dirfd, const char *path, char *buf, size_t size);
+	int (*fstatat)(int dirfd, const char *path, struct stat *ret_st, int flags);
+	ssize_t (*getxattr)(const char *path, const char *name, void *buf, size_t size);
 };
 
 /* The table in use. Points at sys_ops_real unless a test swapped it. */

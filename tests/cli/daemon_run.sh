@@ -31,10 +31,27 @@ grep -q '^machine (machine)' <<<"$out" || fail "status: $out"
 grep -q 'next decision: \(retry\|oom\|unknown\)' <<<"$out" || fail "status: no decision: $out"
 "$bin" status --json | grep -q '"scopes": \[' || fail "status --json"
 "$bin" status --json | grep -q '"verdict": "' || fail "status --json: no verdict"
+# --tasks: the ranked candidates, the first marked; as JSON, valid JSON with a tasks array.
+"$bin" status --tasks | grep -qE '^ +1\* pid=[0-9]+ comm=' || fail "status --tasks: $("$bin" status --tasks)"
+"$bin" status --tasks --json | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+t = d["scopes"][0]["tasks"]
+assert t and t[0]["rank"] == 1 and t[0]["badness"] > 0, t[:1]
+' || fail "status --tasks --json"
 
 # SIGHUP with a good config, then a bad one; SIGTERM stops with 0.
 printf '[oomguard]\ndry_run = yes\ninterval_msec = 100\n' >"$tmp/ok.conf"
-JOURNAL_STREAM=1:1 og_start "$tmp/log" --config "$tmp/ok.conf" || fail "no start line"
+# JOURNAL_STREAM counts only when it names stderr (device:inode), as journald sets it; one
+# inherited by a process whose stderr is another file is ignored: timestamps and levels then.
+: >"$tmp/log0"
+JOURNAL_STREAM=1:1 og_start "$tmp/log0" --config "$tmp/ok.conf" || fail "no start line"
+grep -qE '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:.]{15}Z oomguard: notice: started: 1 scopes' \
+	"$tmp/log0" || fail "a JOURNAL_STREAM naming another file was honoured: $(head -n 1 "$tmp/log0")"
+og_stop || fail "stop"
+: >"$tmp/log"
+JOURNAL_STREAM=$(stat -c '%d:%i' "$tmp/log") og_start "$tmp/log" --config "$tmp/ok.conf" ||
+	fail "no start line"
 grep -q '^<5>started: 1 scopes, interval 100 ms' "$tmp/log" || fail "journal prefix"
 printf '[oomguard]\ndry_run = yes\ninterval_msec = 200\n' >"$tmp/ok.conf"
 kill -HUP "$OG_PID"

@@ -52,7 +52,7 @@ else
 	echo "dry-run decision $((t_decide - t_start)) ms after the thrashing started"
 	[ $((t_decide - t_start)) -le 3000 ] || { echo "FAIL: decided after more than 3 s"; fail=1; }
 fi
-grep -m1 '^oomguard: notice: oom ' "$tmp/log" | cut -c1-400
+grep -m1 'oomguard: notice: oom ' "$tmp/log" | cut -c1-400
 og_stop || fail=1
 [ "$fail" = 0 ] || { cat "$tmp/log" | tail -n 20; exit 1; }
 

@@ -19,6 +19,7 @@
 #include <cmocka.h>
 
 #include "daemon/daemon.h"
+#include "daemon/unit.h"
 #include "daemon/options.h"
 #include "daemon/log.h"
 #include "linux/sys.h"
@@ -130,6 +131,14 @@ static int setup_prefer(void **state)
 	return setup_with(7, argv);
 }
 
+static int setup_kill_cgroup(void **state)
+{
+	char *argv[] = {"run", "--cgroup", cg, "--reserve-permille", "500", "--kill-cgroup", NULL};
+
+	(void)state;
+	return setup_with(6, argv);
+}
+
 static int setup_dry_run(void **state)
 {
 	char *argv[] = {"run", "--cgroup", cg, "--reserve-permille", "500", "--dry-run", NULL};
@@ -183,6 +192,41 @@ static void assert_small_alive(void)
 	assert_int_equal(d.kills, 0);
 }
 
+/*
+ * --kill-cgroup on a real v1 group: the victim ("big") through its pidfd, then the rest of its
+ * group ("small") one by one (v1 has no cgroup.kill); a child of this test outside the group is
+ * not touched, nor is this process (the daemon here).
+ */
+static void test_kill_cgroup_v1(void **state)
+{
+	struct oom_task victim = choose();
+	struct kill_unit unit;
+	pid_t outsider = fork();
+	int status;
+
+	(void)state;
+	if (outsider == 0) {
+		for (;;)
+			pause();
+	}
+	assert_true(outsider > 0);
+	assert_int_equal(unit_find(&d.scopes[0], d.tasks.mounts, d.cfg.kill_cgroup, victim.pid,
+				   d.self_pid, d.scratch, sizeof(d.scratch), &unit),
+			 0);
+	assert_int_equal(unit.mode, UNIT_CGROUP);
+	assert_false(unit.v2);
+	assert_int_equal(daemon_kill(&d, &d.scopes[0], &victim, 0, now_usec(), &unit), 0);
+	assert_int_equal(waitpid(big, &status, 0), big);
+	assert_true(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+	big = 0;
+	assert_int_equal(waitpid(small, &status, 0), small);
+	assert_true(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+	small = 0;
+	assert_int_equal(waitpid(outsider, NULL, WNOHANG), 0); /* alive */
+	kill(outsider, SIGKILL);
+	waitpid(outsider, NULL, 0);
+}
+
 static void test_exit_before_pidfd_open(void **state)
 {
 	struct oom_task victim = choose();
@@ -190,7 +234,8 @@ static void test_exit_before_pidfd_open(void **state)
 	(void)state;
 	race_pid = victim.pid;
 	fake.pidfd_open = racing_pidfd_open;
-	assert_int_equal(daemon_kill(&d, &d.scopes[0], &victim, 0, now_usec()), -ESRCH);
+	assert_int_equal(daemon_kill(&d, &d.scopes[0], &victim, 0, now_usec(), &(struct kill_unit){0}),
+			 -ESRCH);
 	assert_small_alive();
 }
 
@@ -200,7 +245,8 @@ static void test_exit_before_signal(void **state)
 
 	(void)state;
 	fake.pidfd_send_signal = racing_send_signal;
-	assert_int_equal(daemon_kill(&d, &d.scopes[0], &victim, 0, now_usec()), -ESRCH);
+	assert_int_equal(daemon_kill(&d, &d.scopes[0], &victim, 0, now_usec(), &(struct kill_unit){0}),
+			 -ESRCH);
 	assert_small_alive();
 }
 
@@ -210,7 +256,8 @@ static void test_pid_reused(void **state)
 
 	(void)state;
 	victim.start_time++; /* as if the pid now named a newer process */
-	assert_int_equal(daemon_kill(&d, &d.scopes[0], &victim, 0, now_usec()), -ESRCH);
+	assert_int_equal(daemon_kill(&d, &d.scopes[0], &victim, 0, now_usec(), &(struct kill_unit){0}),
+			 -ESRCH);
 	assert_small_alive();
 	assert_int_equal(kill(big, 0), 0); /* the "new" process was not touched either */
 }
@@ -558,6 +605,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_armed_victim_exited, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_armed_stale, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_armed_adj_changed, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_kill_cgroup_v1, setup_kill_cgroup, teardown),
 	    cmocka_unit_test_setup_teardown(test_dry_run_walks_the_path, setup_dry_run, teardown),
 	    cmocka_unit_test_setup_teardown(test_dry_run_rechecks, setup_dry_run_roomy, teardown),
 	    cmocka_unit_test_setup_teardown(test_listing_keeps_files, setup, teardown),

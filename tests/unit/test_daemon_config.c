@@ -51,7 +51,9 @@ static void test_file_then_options(void **state)
 	assert_true(c.dry_run);
 	assert_false(c.reap);
 	assert_int_equal(c.nr_protect, 1);
-	assert_true(c.has_prefer_re);
+	assert_int_equal(c.nr_rules, 1);
+	assert_true(c.rules[0].has_re);
+	assert_string_equal(c.rules[0].key, "prefer_regex");
 	config_release(&c);
 
 	assert_int_equal(build(&c, err, sizeof(err), 7, argv), 0);

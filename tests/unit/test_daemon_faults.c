@@ -63,7 +63,7 @@ static const char *const call_name[NR_CALLS] = {
 	NAME(pidfd_open) NAME(pidfd_send_signal) NAME(process_mrelease) NAME(poll) NAME(eventfd)
 	NAME(epoll_create) NAME(epoll_ctl) NAME(epoll_wait) NAME(pipe2) NAME(fcntl)
 	NAME(send) NAME(socket) NAME(sendto) NAME(mlockall) NAME(sched_setscheduler_self)
-	NAME(getrlimit) NAME(setrlimit)
+	NAME(getrlimit) NAME(setrlimit) NAME(readlinkat) NAME(fstatat) NAME(getxattr)
 };
 /* clang-format on */
 
@@ -168,6 +168,12 @@ FAKE(ssize_t, sendto,
      fd, buf, len, flags, a, alen)
 FAKE(int, getrlimit, (int resource, struct rlimit *rlim), resource, rlim)
 FAKE(int, setrlimit, (int resource, const struct rlimit *rlim), resource, rlim)
+FAKE(ssize_t, readlinkat, (int dirfd, const char *path, char *buf, size_t size), dirfd, path, buf,
+     size)
+FAKE(int, fstatat, (int dirfd, const char *path, struct stat *st, int flags), dirfd, path, st,
+     flags)
+FAKE(ssize_t, getxattr, (const char *path, const char *name, void *buf, size_t size), path, name,
+     buf, size)
 
 static bool is_tmp(const char *path);
 
@@ -331,6 +337,9 @@ static const struct sys_ops fake = {
     .sched_setscheduler_self = fake_sched,
     .getrlimit = fake_getrlimit,
     .setrlimit = fake_setrlimit,
+    .readlinkat = fake_readlinkat,
+    .fstatat = fake_fstatat,
+    .getxattr = fake_getxattr,
 };
 
 /* ---- The world: the fixture copy, the two children in its group, the log captured ---- */
@@ -353,7 +362,7 @@ static char tmp[] = "/tmp/oomguard-test-faults-XXXXXX";
 /* clang-format off */
 static char *argv_run[] = {"run", "--root", tmp, "--machine", "--cgroup", GROUP,
 			   "--interval", "10", "--reserve-permille", "500", "--log-level", "debug",
-			   NULL};
+			   "--prefer-exe", "/nonexistent", NULL};
 /* clang-format on */
 #define ARGC_RUN ((int)(sizeof(argv_run) / sizeof(argv_run[0])) - 1)
 
@@ -536,8 +545,8 @@ static int world_setup(void **state)
 	unsetenv("WATCHDOG_USEC");
 	snprintf(cmd, sizeof(cmd),
 		 "cp -r tests/fixtures/k6.18/proc tests/fixtures/k6.18/sys %s/ && "
-		 "rm -rf %s/proc/1234 && mkdir %s" GROUP "/sub",
-		 tmp, tmp, tmp);
+		 "rm -rf %s/proc/1234 && mkdir %s" GROUP "/sub && mkdir -p %s/sys/fs/cgroup/unified",
+		 tmp, tmp, tmp, tmp);
 	if (system(cmd) != 0) {
 		world_teardown(state);
 		return -1;
@@ -711,6 +720,7 @@ static void run_round(const struct row *r)
 	for (size_t i = 0; i < d.nr_scopes; i++)
 		candidate_drop(&d.scopes[i]);
 	force_full();
+	d.cfg.re_serial++; /* what the rules look at read afresh, as after a reload */
 	arm(r->f);
 	daemon_round(&d);
 	disarm();
@@ -859,6 +869,7 @@ static void restore_log(void)
 		saved_stderr = -1;
 	}
 	log_init();
+	log_set_stamp(0);
 	log_set_write(capture);
 }
 
@@ -883,6 +894,7 @@ static void run_log(const struct row *r)
 	log_set_write(NULL);
 	arm(r->f);
 	log_init();
+	log_set_stamp(0);
 	log_msg(LOG_PRIO_ERR, "first line");
 	disarm();
 	log_msg(LOG_PRIO_ERR, "second line");
@@ -982,6 +994,12 @@ static const struct row rows[] = {
     ROW(ROUND, F(getdents64, ENOMEM, 1, ONCE), RUNS, NULL),
     ROW(ROUND, F(pidfd_open, ENOMEM, 1, ONCE), RUNS, "cannot arm scope=" GROUP ": ENOMEM"),
     ROW(ROUND, F(close, EINTR, 1, ALWAYS), RUNS, NULL),
+    /* What the victim rules read: the exe (--prefer-exe), the v2 cgroups' owners and xattrs
+     * (the fixture's v2 root): a failed read leaves the listing incomplete, nobody chosen. */
+    ROW(ROUND, F(readlinkat, ENOMEM, 1, ALWAYS), RUNS, "cannot arm scope=" GROUP ": ENOMEM"),
+    ROW(ROUND, F(fstatat, ENOMEM, 1, ALWAYS), RUNS, "cannot arm scope=" GROUP ": ENOMEM"),
+    ROW(ROUND, F(getxattr, EINTR, 1, ALWAYS), RUNS, "cannot arm scope=" GROUP ": EINTR"),
+    ROW(ROUND, F(getxattr, ENODATA, 1, ALWAYS), RUNS, "armed scope=" GROUP),
     /* The group's OOM eventfd fired while the loop waits. */
     ROW(WAKE, F(epoll_wait, EINTR, 1, ONCE), RUNS, NULL),
     ROW(WAKE, F(read, EINTR, 1, ONCE), RUNS, NULL),
@@ -1207,5 +1225,7 @@ int main(void)
 	trace = getenv("OOMGUARD_FAULTS_TRACE") != NULL;
 	alarm(300); /* a hang is a failure */
 	log_init();
+	log_set_stamp(0);
+	log_set_repeat_window(0); /* each row looks for its own lines, the same as the last row's */
 	return _cmocka_run_group_tests("test_daemon_faults", tests, n, world_setup, world_teardown);
 }

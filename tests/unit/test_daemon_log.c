@@ -17,6 +17,7 @@
 #include <string.h>
 #include <poll.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/time.h>
 #include <termios.h>
 #include <time.h>
@@ -112,6 +113,7 @@ static void test_fake_writer(void **state)
 		const struct fake_case *c = &fake_cases[i];
 
 		log_init();
+		log_set_stamp(0);
 		log_set_journal(c->journal);
 		log_set_write(fake_write);
 		fake_script = c->script;
@@ -140,6 +142,7 @@ static void test_log_errno_line(void **state)
 
 	(void)state;
 	log_init();
+	log_set_stamp(0);
 	log_set_write(fake_write);
 	fake_script = (const int[FAKE_SCRIPT_LEN]){0};
 	fake_calls = 0;
@@ -253,6 +256,7 @@ static void stall_run(const struct stall_case *c, int rd, struct stall_result *r
 
 	r->filled = fill(STDERR_FILENO, c->chan);
 	log_init();
+	log_set_stamp(0);
 	log_set_journal(c->journal);
 	sigaction(SIGALRM, &sa, &old_sa);
 	setitimer(ITIMER_REAL, &guard, NULL);
@@ -332,6 +336,7 @@ static void stall(const struct stall_case *c, struct stall_result *r)
 		dup2(saved, STDERR_FILENO); /* stderr back, before anything can fail */
 	}
 	log_init();
+	log_set_stamp(0);
 	log_set_journal(0);
 	if (saved >= 0)
 		close(saved);
@@ -449,6 +454,7 @@ static void test_two_threads(void **state)
 	assert_true(saved >= 0);
 	dup2(fds[1], STDERR_FILENO);
 	log_init();
+	log_set_stamp(0);
 	writers_done = 0;
 	pthread_create(&t[0], NULL, writer, (void *)0);
 	pthread_create(&t[1], NULL, writer, (void *)1);
@@ -467,6 +473,7 @@ static void test_two_threads(void **state)
 	dup2(saved, STDERR_FILENO);
 	close(saved);
 	log_init();
+	log_set_stamp(0);
 	close(fds[0]);
 	close(fds[1]);
 
@@ -479,6 +486,107 @@ static void test_two_threads(void **state)
 			 2 * THREAD_LINES + 1);
 }
 
+/* ---- timestamps, JOURNAL_STREAM, repeated lines ---- */
+
+/* Outside the journal each line starts with a UTC timestamp; under it, with <N> alone. */
+static void test_timestamp(void **state)
+{
+	int y, mo, d, h, mi, sec, usec, end = 0;
+
+	(void)state;
+	log_init();
+	log_set_journal(0);
+	log_set_stamp(1);
+	log_set_write(fake_write);
+	fake_script = (const int[FAKE_SCRIPT_LEN]){0};
+	fake_calls = 0;
+	fake_got_len = 0;
+	log_msg(LOG_PRIO_NOTICE, "stamped");
+	log_set_journal(1);
+	log_msg(LOG_PRIO_NOTICE, "journal");
+	log_set_journal(0);
+	log_set_stamp(0);
+	log_set_write(NULL);
+	fake_got[fake_got_len] = '\0';
+	assert_int_equal(sscanf(fake_got, "%4d-%2d-%2dT%2d:%2d:%2d.%6dZ oomguard: notice: stamped\n%n",
+				&y, &mo, &d, &h, &mi, &sec, &usec, &end),
+			 7);
+	assert_true(end > 0);
+	assert_true(y >= 2024 && mo >= 1 && mo <= 12 && d >= 1 && d <= 31);
+	assert_string_equal(fake_got + end, "<5>journal\n");
+}
+
+/* JOURNAL_STREAM counts only when it names the very file on stderr (device and inode). */
+static void test_journal_stream(void **state)
+{
+	char good[64], other[64];
+	struct stat st;
+	int fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
+
+	(void)state;
+	assert_true(fd >= 0);
+	assert_int_equal(fstat(fd, &st), 0);
+	snprintf(good, sizeof(good), "%llu:%llu", (unsigned long long)st.st_dev,
+		 (unsigned long long)st.st_ino);
+	snprintf(other, sizeof(other), "%llu:%llu", (unsigned long long)st.st_dev,
+		 (unsigned long long)st.st_ino + 1);
+	assert_true(log_journal_stream_matches(good, fd));
+	assert_false(log_journal_stream_matches(other, fd));
+	assert_false(log_journal_stream_matches("1:1", fd));
+	assert_false(log_journal_stream_matches(NULL, fd));
+	assert_false(log_journal_stream_matches("", fd));
+	assert_false(log_journal_stream_matches("12", fd));
+	assert_false(log_journal_stream_matches("x:1", fd));
+	strcat(good, "x");
+	assert_false(log_journal_stream_matches(good, fd));
+	close(fd);
+}
+
+/*
+ * The same line 50 times: written once, then one count when its window is over; a line that
+ * differs (another pid) is always written; after the window the line is written again.
+ */
+static void test_repeats(void **state)
+{
+	(void)state;
+	log_init();
+	log_set_stamp(0);
+	log_set_repeat_window(200000);
+	log_set_write(fake_write);
+	fake_script = (const int[FAKE_SCRIPT_LEN]){0};
+	fake_calls = 0;
+	fake_got_len = 0;
+	mallocs = 0;
+	counting = 1;
+	for (int i = 0; i < 50; i++) {
+		log_errno(-ENOMEM, "cannot list tasks of scope=%s", "machine");
+		log_msg(LOG_PRIO_WARNING, "kill pid=%d", 100 + i % 2 + (i >= 10 ? 2 : 0));
+	}
+	counting = 0;
+	usleep(250000);
+	log_tick();
+	log_errno(-ENOMEM, "cannot list tasks of scope=%s", "machine");
+	log_tick(); /* nothing held: nothing said */
+	log_set_write(NULL);
+	log_set_repeat_window(LOG_REPEAT_WINDOW_USEC);
+	fake_got[fake_got_len] = '\0';
+	assert_string_equal(
+	    fake_got,
+	    "oomguard: error: cannot list tasks of scope=machine: Cannot allocate memory\n"
+	    "oomguard: warning: kill pid=100\n"
+	    "oomguard: warning: kill pid=101\n"
+	    "oomguard: warning: kill pid=102\n"
+	    "oomguard: warning: kill pid=103\n"
+	    "oomguard: error: log: 49 more identical lines in the last 1 s: cannot list tasks of "
+	    "scope=machine: Cannot allocate memory\n"
+	    "oomguard: warning: log: 4 more identical lines in the last 1 s: kill pid=100\n"
+	    "oomguard: warning: log: 4 more identical lines in the last 1 s: kill pid=101\n"
+	    "oomguard: warning: log: 19 more identical lines in the last 1 s: kill pid=102\n"
+	    "oomguard: warning: log: 19 more identical lines in the last 1 s: kill pid=103\n"
+	    "oomguard: error: cannot list tasks of scope=machine: Cannot allocate memory\n");
+	assert_int_equal(mallocs, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -486,6 +594,9 @@ int main(void)
 	    cmocka_unit_test(test_log_errno_line),
 	    cmocka_unit_test(test_stalled_reader),
 	    cmocka_unit_test(test_two_threads),
+	    cmocka_unit_test(test_timestamp),
+	    cmocka_unit_test(test_journal_stream),
+	    cmocka_unit_test(test_repeats),
 	};
 
 	malloc_count_install();

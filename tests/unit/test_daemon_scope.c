@@ -708,23 +708,32 @@ static void test_machine_tasks(void **state)
 	assert_int_equal(tasks_acquire(&tl, &s, &c, &vt, 1, scratch, sizeof(scratch)), 0);
 	assert_true(tl.tasks[0].flags & OOM_TASK_SKIP);
 	/* Prefer by cgroup (the fixture's memory cgroup is /process_api/...), avoid by name. */
-	snprintf(c.prefer_cgroup, sizeof(c.prefer_cgroup), "/process_api");
-	snprintf(c.avoid_regex, sizeof(c.avoid_regex), "^%s$", tl.tasks[0].comm);
 	{
-		char err[128];
+		char err[128], avoid[64];
 
+		snprintf(avoid, sizeof(avoid), "^%s$", tl.tasks[0].comm);
+		assert_int_equal(config_set(&c, "prefer_cgroup", "/process_api", err, sizeof(err)),
+				 0);
+		assert_int_equal(config_set(&c, "avoid_regex", avoid, err, sizeof(err)), 0);
 		assert_int_equal(config_finish(&c, err, sizeof(err)), 0);
+		assert_int_equal(tasks_acquire(&tl, &s, &c, &(struct victim_table){0}, 1, scratch,
+					       sizeof(scratch)),
+				 0);
+		assert_true(tl.tasks[0].flags & OOM_TASK_PREFER);
+		assert_true(tl.tasks[0].flags & OOM_TASK_AVOID);
+		config_release(&c);
+		config_clear_rules(&c, "prefer_cgroup");
+		/* not a prefix path; a new config (a reload) is matched afresh */
+		assert_int_equal(config_set(&c, "prefer_cgroup", "/process_ap", err, sizeof(err)),
+				 0);
+		assert_int_equal(config_finish(&c, err, sizeof(err)), 0);
+		assert_int_equal(tasks_acquire(&tl, &s, &c, &(struct victim_table){0}, 1, scratch,
+					       sizeof(scratch)),
+				 0);
+		assert_false(tl.tasks[0].flags & OOM_TASK_PREFER);
+		config_release(&c);
+		c.nr_rules = 0;
 	}
-	assert_int_equal(
-	    tasks_acquire(&tl, &s, &c, &(struct victim_table){0}, 1, scratch, sizeof(scratch)), 0);
-	assert_true(tl.tasks[0].flags & OOM_TASK_PREFER);
-	assert_true(tl.tasks[0].flags & OOM_TASK_AVOID);
-	snprintf(c.prefer_cgroup, sizeof(c.prefer_cgroup), "/process_ap"); /* not a prefix path */
-	assert_int_equal(
-	    tasks_acquire(&tl, &s, &c, &(struct victim_table){0}, 1, scratch, sizeof(scratch)), 0);
-	assert_false(tl.tasks[0].flags & OOM_TASK_PREFER);
-	config_release(&c);
-	c.prefer_cgroup[0] = c.avoid_regex[0] = '\0';
 	/* oomguard itself. */
 	assert_int_equal(
 	    tasks_acquire(&tl, &s, &c, &(struct victim_table){0}, 1234, scratch, sizeof(scratch)),

@@ -1,0 +1,204 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Kill units (unit.h): found when the victim is chosen, killed right after the victim. */
+#include "daemon/unit.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "daemon/tasks.h"
+#include "linux/parse.h"
+#include "linux/procfs.h"
+#include "linux/sys.h"
+
+const char *unit_mode_name(enum kill_unit_mode mode)
+{
+	return mode == UNIT_OOM_GROUP ? "memory.oom.group" : mode == UNIT_CGROUP ? "cgroup" : "none";
+}
+
+/* @path is @dir or below it, at a '/' boundary. */
+static bool under(const char *path, const char *dir)
+{
+	size_t len = strlen(dir);
+
+	return !strncmp(path, dir, len) && (path[len] == '\0' || path[len] == '/');
+}
+
+/* The cgroup of @pid in the hierarchy @s is in, and that hierarchy's mount. */
+static int victim_cgroup(const struct scope *s, const struct cgroup_mounts *m, int pid,
+			 char *scratch, size_t size, char *ret_path, const char **ret_mount,
+			 bool *ret_v2)
+{
+	bool v2 = s->kind == SCOPE_CGROUP_V2 || (s->kind == SCOPE_MACHINE && !m->v1_memory[0]);
+
+	*ret_v2 = v2;
+	*ret_mount = v2 ? m->v2 : m->v1_memory;
+	if (!(*ret_mount)[0])
+		return -ENOENT;
+	return read_pid_cgroup(s->root, pid, v2 ? NULL : "memory", scratch, size, ret_path,
+			       CONFIG_PATH_MAX);
+}
+
+int unit_find(const struct scope *s, const struct cgroup_mounts *mounts, bool kill_cgroup,
+	      int pid, int self_pid, char *scratch, size_t size, struct kill_unit *ret)
+{
+	char path[CONFIG_PATH_MAX], base[CONFIG_PATH_MAX], dir[CONFIG_PATH_MAX];
+	char victim_dir[CONFIG_PATH_MAX], self[CONFIG_PATH_MAX];
+	const char *mount;
+	size_t base_len;
+	uint64_t v;
+	bool v2;
+	int r;
+
+	memset(ret, 0, sizeof(*ret));
+	if (!mounts)
+		return 0;
+	r = victim_cgroup(s, mounts, pid, scratch, size, path, &mount, &v2);
+	if (r < 0)
+		return r;
+	if (!strcmp(path, "/") || sys_join_path(base, sizeof(base), s->root, mount) < 0 ||
+	    snprintf(dir, sizeof(dir), "%s%s", base, path) >= (int)sizeof(dir))
+		return 0; /* the hierarchy's root is no unit: it holds the whole machine */
+	if (s->kind != SCOPE_MACHINE && !under(dir, s->dir))
+		return 0; /* moved out of the scope since it was listed */
+	base_len = strlen(base);
+	memcpy(victim_dir, dir, sizeof(dir));
+	/* 1. memory.oom.group, the highest group with it set, from the victim's up to the scope's
+	 *    (for the machine, up to but not the hierarchy's root). */
+	for (size_t len = strlen(dir); v2 && len > base_len;) {
+		dir[len] = '\0';
+		if (read_cgroup_u64(dir, "memory.oom.group", &v) == 0 && v == 1) {
+			ret->mode = UNIT_OOM_GROUP;
+			memcpy(ret->dir, dir, sizeof(ret->dir));
+		}
+		if (s->kind != SCOPE_MACHINE && !strcmp(dir, s->dir))
+			break;
+		while (len > base_len && dir[len - 1] != '/')
+			len--;
+		len = len > base_len ? len - 1 : len;
+	}
+	/* 2. The victim's whole cgroup, when asked. */
+	if (ret->mode == UNIT_NONE && kill_cgroup) {
+		ret->mode = UNIT_CGROUP;
+		memcpy(ret->dir, victim_dir, sizeof(ret->dir));
+	}
+	if (ret->mode == UNIT_NONE)
+		return 0;
+	ret->v2 = v2;
+	snprintf(ret->path, sizeof(ret->path), "%s", ret->dir + base_len);
+	if (!ret->path[0])
+		snprintf(ret->path, sizeof(ret->path), "/");
+	ret->has_self = read_pid_cgroup(s->root, self_pid, v2 ? NULL : "memory", scratch, size,
+					self, sizeof(self)) < 0 ||
+			under(self, ret->path);
+	return 0;
+}
+
+struct unit_walk {
+	const struct scope *s;
+	const struct kill_unit *u;
+	int victim_pid, self_pid;
+	bool dry_run;
+	char *scratch;
+	size_t size;
+	long killed;
+};
+
+/* One member of the unit: pinned by a pidfd, then checked to be in the unit still. */
+static void kill_member(struct unit_walk *w, int pid)
+{
+	char path[CONFIG_PATH_MAX];
+	int pidfd, adj = 0;
+
+	if (pid == w->victim_pid || pid == w->self_pid || pid == 1)
+		return;
+	pidfd = sys->pidfd_open(pid, 0);
+	if (pidfd < 0)
+		return; /* exited */
+	if (read_pid_cgroup(w->s->root, pid, w->u->v2 ? NULL : "memory", w->scratch, w->size, path,
+			    sizeof(path)) < 0 ||
+	    !under(path, w->u->path))
+		goto out; /* the pid now names a process elsewhere */
+	if (w->u->mode == UNIT_OOM_GROUP &&
+	    (read_pid_oom_score_adj(w->s->root, pid, &adj) < 0 || adj == OOM_SCORE_ADJ_MIN))
+		goto out; /* the kernel spares these in an oom.group kill too */
+	if (w->dry_run || sys->pidfd_send_signal(pidfd, SIGKILL, NULL, 0) == 0)
+		w->killed++;
+out:
+	sys->close(pidfd);
+}
+
+static bool member_line(char *text, void *ctx)
+{
+	const char *q = text;
+	uint64_t pid;
+
+	if (parse_u64(&q, &pid) == 0 && pid > 0 && pid <= INT32_MAX)
+		kill_member(ctx, (int)pid);
+	return true;
+}
+
+struct linux_dirent64 {
+	uint64_t d_ino;
+	int64_t d_off;
+	unsigned short d_reclen;
+	unsigned char d_type;
+	char d_name[];
+};
+
+static void kill_dir(struct unit_walk *w, char *dir, size_t dir_size, int depth)
+{
+	char path[CONFIG_PATH_MAX + 16], line[64], dents[2048];
+	size_t len = strlen(dir);
+	long n;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/cgroup.procs", dir);
+	sys_read_lines(NULL, path, line, sizeof(line), member_line, w);
+	if (depth >= TASKS_MAX_DEPTH)
+		return;
+	fd = sys_open_path(NULL, dir, O_RDONLY | O_DIRECTORY);
+	if (fd < 0)
+		return;
+	while ((n = sys->getdents64(fd, dents, sizeof(dents))) > 0) {
+		for (long off = 0; off < n;) {
+			struct linux_dirent64 *d = (struct linux_dirent64 *)(void *)(dents + off);
+			size_t nlen = strlen(d->d_name);
+
+			off += d->d_reclen;
+			if (d->d_type != 4 /* DT_DIR */ || d->d_name[0] == '.' ||
+			    len + 1 + nlen + 1 > dir_size)
+				continue;
+			dir[len] = '/';
+			memcpy(dir + len + 1, d->d_name, nlen + 1);
+			kill_dir(w, dir, dir_size, depth + 1);
+			dir[len] = '\0';
+		}
+	}
+	sys->close(fd);
+}
+
+long unit_kill(const struct scope *s, const struct kill_unit *u, int victim_pid, int self_pid,
+	       bool dry_run, char *scratch, size_t size)
+{
+	struct unit_walk w = {s, u, victim_pid, self_pid, dry_run, scratch, size, 0};
+	char dir[CONFIG_PATH_MAX];
+
+	if (u->mode == UNIT_NONE)
+		return 0;
+	/* cgroup.kill (5.14) kills the group and below at once, oom_score_adj -1000 included, as
+	 * systemd-oomd kills a unit; a kernel without it is walked instead. */
+	if (u->mode == UNIT_CGROUP && u->v2 && !u->has_self && !dry_run) {
+		char path[CONFIG_PATH_MAX + 16];
+
+		snprintf(path, sizeof(path), "%s/cgroup.kill", u->dir);
+		if (sys_write_file(NULL, path, "1") == 0)
+			return -1;
+	}
+	snprintf(dir, sizeof(dir), "%s", u->dir);
+	kill_dir(&w, dir, sizeof(dir), 0);
+	return w.killed;
+}

@@ -1,0 +1,312 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Kill units on a v2 fixture tree: memory.oom.group found as the kernel finds it (the highest
+ * group with it set, up to the scope), the victim's cgroup when kill_cgroup asks, nothing
+ * outside the scope nor the hierarchy's root; the members signalled through a fake syscall
+ * table (no real process is touched), oomguard, init and (oom.group) oom_score_adj -1000
+ * spared, a pid that left the group spared. Then the SIGTERM grace on a child of this test. */
+#include <errno.h>
+#include <fcntl.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "daemon/daemon.h"
+#include "daemon/log.h"
+#include "daemon/unit.h"
+#include "linux/sys.h"
+
+#define FIXTURE_PAGE_SHIFT 12
+#define CG                 "/sys/fs/cgroup"
+
+static char scratch[SCOPE_SCRATCH_SIZE];
+static char root[] = "/tmp/oomguard-test-unit-XXXXXX";
+static struct cgroup_mounts mounts;
+
+/* ---- the fake table: pidfds are /dev/null descriptors, signals are recorded ---- */
+
+#define MAX_FAKE 64
+static int fake_fd_pid[1024];
+static int signalled[MAX_FAKE], nr_signalled;
+static struct sys_ops fake;
+
+static int fake_pidfd_open(pid_t pid, unsigned int flags)
+{
+	int fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+
+	(void)flags;
+	if (fd < 0 || fd >= 1024)
+		return -EMFILE;
+	fake_fd_pid[fd] = pid;
+	return fd;
+}
+
+static int fake_pidfd_send_signal(int pidfd, int sig, siginfo_t *info, unsigned int flags)
+{
+	(void)info;
+	(void)flags;
+	assert_int_equal(sig, SIGKILL);
+	if (nr_signalled < MAX_FAKE)
+		signalled[nr_signalled++] = fake_fd_pid[pidfd];
+	return 0;
+}
+
+static void put(const char *rel, const char *text)
+{
+	char path[512], cmd[600];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s%s", root, rel);
+	snprintf(cmd, sizeof(cmd), "mkdir -p $(dirname %s)", path);
+	assert_int_equal(system(cmd), 0);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+/* A process of the fixture in v2 cgroup @cg with @adj. */
+static void proc(int pid, const char *cg, int adj)
+{
+	char rel[64], text[600];
+
+	snprintf(rel, sizeof(rel), "/proc/%d/cgroup", pid);
+	snprintf(text, sizeof(text), "0::%s\n", cg);
+	put(rel, text);
+	snprintf(rel, sizeof(rel), "/proc/%d/oom_score_adj", pid);
+	snprintf(text, sizeof(text), "%d\n", adj);
+	put(rel, text);
+}
+
+static int setup(void **state)
+{
+	char cmd[400];
+
+	(void)state;
+	assert_non_null(mkdtemp(root));
+	snprintf(cmd, sizeof(cmd), "cp -r tests/fixtures/v2/proc tests/fixtures/v2/sys %s/", root);
+	assert_int_equal(system(cmd), 0);
+	/* app (the scope) > svc (oom.group 1) > w (oom.group 1, the victim's) ; app/other */
+	put(CG "/app/memory.oom.group", "0\n");
+	put(CG "/app/svc/memory.oom.group", "1\n");
+	put(CG "/app/svc/cgroup.procs", "3002\n3003\n1\n");
+	put(CG "/app/svc/w/memory.oom.group", "1\n");
+	snprintf(cmd, sizeof(cmd),
+		 "for f in current events max pressure stat; do cp %s" CG "/app/memory.$f %s" CG
+		 "/app/svc/w/; done",
+		 root, root);
+	assert_int_equal(system(cmd), 0);
+	put(CG "/app/svc/w/cgroup.procs", "3001\n3004\n3005\n");
+	put(CG "/app/other/memory.oom.group", "0\n");
+	put(CG "/app/other/cgroup.procs", "3006\n3007\n");
+	put(CG "/app/cgroup.procs", "4242\n");
+	proc(3001, "/app/svc/w", 0);	  /* the victim */
+	proc(3002, "/app/svc", 0);
+	proc(3003, "/app/svc", -1000);	  /* spared by an oom.group kill, as the kernel does */
+	proc(3004, "/app/svc/w", 0);
+	proc(3005, "/app/elsewhere", 0); /* listed, then left the group: never signalled */
+	proc(3006, "/app/other", 0);
+	proc(3007, "/app/other", 0);
+	proc(1, "/app/svc", 0);
+	proc(4242, "/app", 0);
+	proc(99, "/", 0); /* oomguard itself, outside */
+	assert_int_equal(read_mountinfo(root, scratch, sizeof(scratch), &mounts), 0);
+	fake = sys_ops_real;
+	fake.pidfd_open = fake_pidfd_open;
+	fake.pidfd_send_signal = fake_pidfd_send_signal;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	char cmd[300];
+
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
+	assert_int_equal(system(cmd), 0);
+	return 0;
+}
+
+static void scope_at(struct scope *s, const char *path)
+{
+	char err[256];
+
+	assert_int_equal(scope_init_cgroup(s, root, path, &mounts, FIXTURE_PAGE_SHIFT, scratch, err,
+					   sizeof(err)),
+			 0);
+	assert_int_equal(s->kind, SCOPE_CGROUP_V2);
+}
+
+static bool was_signalled(int pid)
+{
+	for (int i = 0; i < nr_signalled; i++)
+		if (signalled[i] == pid)
+			return true;
+	return false;
+}
+
+static void test_find(void **state)
+{
+	struct kill_unit u;
+	struct scope s;
+
+	(void)state;
+	scope_at(&s, CG "/app");
+	/* The highest oom.group up to the scope: svc, not w. */
+	assert_int_equal(unit_find(&s, &mounts, false, 3001, 99, scratch, sizeof(scratch), &u), 0);
+	assert_int_equal(u.mode, UNIT_OOM_GROUP);
+	assert_string_equal(u.path, "/app/svc");
+	assert_true(u.v2);
+	assert_false(u.has_self);
+	/* No oom.group where 3006 is: the victim alone, or its cgroup when asked. */
+	assert_int_equal(unit_find(&s, &mounts, false, 3006, 99, scratch, sizeof(scratch), &u), 0);
+	assert_int_equal(u.mode, UNIT_NONE);
+	assert_int_equal(unit_find(&s, &mounts, true, 3006, 99, scratch, sizeof(scratch), &u), 0);
+	assert_int_equal(u.mode, UNIT_CGROUP);
+	assert_string_equal(u.path, "/app/other");
+	/* oomguard in the group: cgroup.kill would kill it too. */
+	assert_int_equal(unit_find(&s, &mounts, true, 3006, 3007, scratch, sizeof(scratch), &u), 0);
+	assert_true(u.has_self);
+	/* A victim that left the scope meanwhile: nothing but itself. */
+	assert_int_equal(unit_find(&s, &mounts, true, 99, 1, scratch, sizeof(scratch), &u), 0);
+	assert_int_equal(u.mode, UNIT_NONE);
+	scope_close(&s);
+	/* The scope is w itself: the search stops there (svc is outside it). */
+	scope_at(&s, CG "/app/svc/w");
+	assert_int_equal(unit_find(&s, &mounts, false, 3001, 99, scratch, sizeof(scratch), &u), 0);
+	assert_int_equal(u.mode, UNIT_OOM_GROUP);
+	assert_string_equal(u.path, "/app/svc/w");
+	scope_close(&s);
+}
+
+static void test_kill(void **state)
+{
+	struct kill_unit u;
+	struct scope s;
+	long n;
+
+	(void)state;
+	scope_at(&s, CG "/app");
+	assert_int_equal(unit_find(&s, &mounts, false, 3001, 99, scratch, sizeof(scratch), &u), 0);
+	nr_signalled = 0;
+	sys = &fake;
+	n = unit_kill(&s, &u, 3001, 99, true, scratch, sizeof(scratch));
+	sys = &sys_ops_real;
+	assert_int_equal(n, 2); /* dry run: 3002 and 3004 counted */
+	assert_int_equal(nr_signalled, 0);
+	sys = &fake;
+	n = unit_kill(&s, &u, 3001, 99, false, scratch, sizeof(scratch));
+	sys = &sys_ops_real;
+	assert_int_equal(n, 2);
+	assert_int_equal(nr_signalled, 2);
+	assert_true(was_signalled(3002) && was_signalled(3004));
+	/* never: the victim (killed already), adj -1000, a pid gone elsewhere, init, outside */
+	assert_false(was_signalled(3001) || was_signalled(3003) || was_signalled(3005) ||
+		     was_signalled(1) || was_signalled(3006) || was_signalled(4242));
+	/* kill_cgroup with oomguard inside: one by one (no cgroup.kill), oomguard spared. */
+	assert_int_equal(unit_find(&s, &mounts, true, 3006, 3007, scratch, sizeof(scratch), &u), 0);
+	nr_signalled = 0;
+	sys = &fake;
+	n = unit_kill(&s, &u, 3006, 3007, false, scratch, sizeof(scratch));
+	sys = &sys_ops_real;
+	assert_int_equal(n, 0);
+	assert_int_equal(nr_signalled, 0);
+	/* Without: cgroup.kill is written (a regular file in the fixture). */
+	assert_int_equal(unit_find(&s, &mounts, true, 3006, 99, scratch, sizeof(scratch), &u), 0);
+	put(CG "/app/other/cgroup.kill", "");
+	assert_int_equal(unit_kill(&s, &u, 3006, 99, false, scratch, sizeof(scratch)), -1);
+	{
+		char buf[8] = "", path[512];
+		FILE *f;
+
+		snprintf(path, sizeof(path), "%s" CG "/app/other/cgroup.kill", root);
+		f = fopen(path, "r");
+		assert_non_null(f);
+		assert_non_null(fgets(buf, sizeof(buf), f));
+		fclose(f);
+		assert_string_equal(buf, "1");
+	}
+	scope_close(&s);
+}
+
+/* ---- SIGTERM first: a child that exits on it, one that ignores it ---- */
+
+static struct daemon d;
+
+static pid_t child(bool ignore_term)
+{
+	int p[2];
+	char c;
+	pid_t pid;
+
+	assert_int_equal(pipe(p), 0);
+	pid = fork();
+	if (pid == 0) {
+		if (ignore_term)
+			signal(SIGTERM, SIG_IGN);
+		if (write(p[1], "r", 1) != 1)
+			_exit(1);
+		for (;;)
+			pause();
+	}
+	close(p[1]);
+	assert_int_equal(read(p[0], &c, 1), 1);
+	close(p[0]);
+	return pid;
+}
+
+static void test_grace(void **state)
+{
+	struct scope *s = &d.scopes[0];
+	int status;
+
+	(void)state;
+	config_defaults(&d.cfg);
+	d.cfg.term_grace_msec = 200;
+	assert_int_equal(scope_init_machine(s, "tests/fixtures/k6.18", FIXTURE_PAGE_SHIFT, scratch),
+			 0);
+	for (int ignore = 0; ignore < 2; ignore++) {
+		pid_t pid = child(ignore);
+		uint64_t t0 = now_usec();
+
+		s->term.pidfd = sys->pidfd_open(pid, 0);
+		assert_true(s->term.pidfd >= 0);
+		s->term.task.pid = pid;
+		s->term.term_usec = t0;
+		s->term.deadline_usec = t0 + 200000;
+		kill(pid, SIGTERM); /* as send_term() does */
+		while (term_pending(&d, s, now_usec()) && s->term.pidfd >= 0)
+			usleep(10000);
+		assert_int_equal(s->term.pidfd, -1);
+		assert_int_equal(waitpid(pid, &status, 0), pid);
+		assert_true(WIFSIGNALED(status));
+		/* exits on SIGTERM at once; ignores it: SIGKILL after the grace, not before */
+		assert_int_equal(WTERMSIG(status), ignore ? SIGKILL : SIGTERM);
+		if (ignore)
+			assert_true(now_usec() - t0 >= 200000);
+		else
+			assert_true(now_usec() - t0 < 200000);
+	}
+	scope_close(s);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_find),
+	    cmocka_unit_test(test_kill),
+	    cmocka_unit_test(test_grace),
+	};
+
+	log_max_prio = LOG_PRIO_ERR;
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
