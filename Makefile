@@ -136,7 +136,7 @@ T_SHELL := $(call containing,$(T),$(SHELL_TESTS))
 T_SHIPPED := $(strip $(foreach t,$(CHECK_SHIPPED),$(if $(findstring $(T),$(t) shipped),$(t))))
 CHECK_NEEDS := $(call containing,$(T),$(UNIT_BIN) $(ITEST_BIN)) \
 	$(if $(call naming,OOMGUARD_BIN\|tests/lib/daemon.sh,$(T_SHELL)),$(BUILD)/san/oomguard) \
-	$(if $(T_SHIPPED),oomguard) \
+	$(if $(T_SHIPPED)$(call naming,PWD/oomguard,$(T_SHELL)),oomguard) \
 	$(if $(call naming,OOMGUARD_TOOLS\|OG_TOOLS,$(sort $(T_SHELL) $(T_SHIPPED))),$(TOOLS)) \
 	$(if $(call naming,build/oomguard.service,$(T_SHELL)),$(BUILD)/oomguard.service) \
 	$(if $(call naming,make -s install,$(T_SHELL)),oomguard)
@@ -150,6 +150,7 @@ run: oomguard
 
 bench: oomguard $(BENCH_BIN) $(TOOLS)
 	@bench/run.sh
+	@bench/thrash-grid.sh
 
 check-vm: oomguard $(TOOLS)
 	@tests/vm/run.sh

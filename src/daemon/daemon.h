@@ -44,6 +44,7 @@ struct daemon {
 	unsigned int page_shift;
 	struct scope scopes[DAEMON_MAX_SCOPES];
 	size_t nr_scopes;
+	size_t scopes_faulted; /* slots faulted in at start-up or by a reload (loop.c) */
 	struct task_list tasks;
 	struct victim_table victims;
 	struct reaper reaper;

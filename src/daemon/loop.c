@@ -64,6 +64,11 @@ static bool replace_scopes(struct daemon *d, struct config *next)
 		return false;
 	}
 	config_release(&old);
+	if (d->nr_scopes > d->scopes_faulted) { /* slots no scope used before */
+		protect_prefault(&d->scopes[d->scopes_faulted],
+				 (d->nr_scopes - d->scopes_faulted) * sizeof(d->scopes[0]));
+		d->scopes_faulted = d->nr_scopes;
+	}
 	events_start(d);
 	return true;
 }
@@ -218,7 +223,19 @@ static int start(struct daemon *d)
 	/* Before mlockall: the socket is the loop's, opened once; its sends never block. */
 	if (notify_open(&d->notify, d->self_pid, err, sizeof(err)) < 0)
 		log_msg(LOG_PRIO_WARNING, "%s: systemd is not notified", err);
-	protect_self(d, sizeof(*d), d->scratch, sizeof(d->scratch));
+	{
+		/* all but the scope slots beyond the configured ones (7.5 KiB each; a reload that
+		 * adds scopes faults theirs in: reload()) */
+		char *used = (char *)&d->scopes[d->nr_scopes];
+		char *tail = (char *)&d->scopes[DAEMON_MAX_SCOPES];
+		const struct protect_range ranges[] = {
+		    {d, (size_t)(used - (char *)d)},
+		    {tail, (size_t)((char *)(d + 1) - tail)},
+		};
+
+		protect_self(ranges, 2, d->scratch, sizeof(d->scratch));
+		d->scopes_faulted = d->nr_scopes;
+	}
 	keep = protect_fd_budget();
 	if (keep)
 		d->tasks.max_fds = keep;

@@ -84,7 +84,18 @@ static void lock_all(void)
 		log_errno(r, "mlockall");
 }
 
-void protect_self(void *state, size_t size, char *scratch, size_t scratch_size)
+void protect_prefault(void *p, size_t len)
+{
+#ifndef OOMGUARD_SANITIZED
+	prefault_range(p, len);
+#else
+	(void)p;
+	(void)len;
+#endif
+}
+
+void protect_self(const struct protect_range *ranges, size_t nr, char *scratch,
+		  size_t scratch_size)
 {
 	int r;
 
@@ -92,11 +103,12 @@ void protect_self(void *state, size_t size, char *scratch, size_t scratch_size)
 	trim_mappings(scratch, scratch_size);
 	lock_all();
 	/* ... and touch now what the kill path would touch first at the worst moment. */
-	prefault_range(state, size);
+	for (size_t i = 0; i < nr; i++)
+		prefault_range(ranges[i].p, ranges[i].len);
 	prefault_stack(PREFAULT_STACK_BYTES);
 #else
-	(void)state;
-	(void)size;
+	(void)ranges;
+	(void)nr;
 	(void)scratch;
 	(void)scratch_size;
 	lock_all();

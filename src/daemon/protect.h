@@ -6,13 +6,24 @@
 
 #include <stddef.h>
 
+/* A part of the daemon's state to fault in. */
+struct protect_range {
+	void *p;
+	size_t len;
+};
+
 /*
- * protect_self() - lock the daemon in memory (mlockall, MCL_ONFAULT), fault in @state (its
- * start-up sized state, @size bytes) and the stack the kill path uses, and ask for
- * oom_score_adj -1000. Failures are logged: oomguard still runs without. @scratch: a buffer
- * for /proc/self/maps.
+ * protect_self() - lock the daemon in memory (mlockall, MCL_ONFAULT), fault in the @nr
+ * @ranges of its state that the loop and the kill path use and the stack the kill path uses,
+ * and ask for oom_score_adj -1000. Failures are logged: oomguard still runs without.
+ * @scratch: a buffer for /proc/self/maps. What is never faulted in (scope slots no scope uses)
+ * takes no memory.
  */
-void protect_self(void *state, size_t size, char *scratch, size_t scratch_size);
+void protect_self(const struct protect_range *ranges, size_t nr, char *scratch,
+		  size_t scratch_size);
+
+/* protect_prefault() - fault in (locked, after protect_self()) state that came into use later. */
+void protect_prefault(void *p, size_t len);
 
 /*
  * protect_fd_budget() - raise the soft RLIMIT_NOFILE toward what task listings keep open (two

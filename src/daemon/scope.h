@@ -17,8 +17,13 @@
 
 enum scope_kind { SCOPE_MACHINE, SCOPE_CGROUP_V1, SCOPE_CGROUP_V2 };
 
-/* Scratch for reading one /proc or cgroupfs file; zoneinfo is the largest (5 KiB here). */
-#define SCOPE_SCRATCH_SIZE 65536
+/*
+ * Scratch for reading one /proc or cgroupfs file whole. The largest read whole here are
+ * /proc/vmstat and zoneinfo (5-6 KiB each on this machine); a host whose zoneinfo needs more
+ * gets its own buffer (scope_size_zones()), and long files (cgroup.procs, mountinfo) are read
+ * line by line through it. Resident and locked: its size is part of the daemon's RSS.
+ */
+#define SCOPE_SCRATCH_SIZE 32768
 
 /* A round without a stalled allocation for this many rounds in a row ends the "allocation":
  * the no-progress count starts again from zero (the kernel's counter lives per allocation). */
