@@ -38,7 +38,8 @@ CG_TAG=grid
 # shellcheck source=tests/lib/cgroup.sh
 . tests/lib/cgroup.sh
 cg_require blkio || exit 77
-tools=$top/build/tools oomguard=$top/oomguard
+[ "$profile" = check ] || scripts/deps.sh bench || exit 1
+tools=$top/build/tools oomguard=${OOMGUARD_BIN:-$top/oomguard}
 for b in "$tools/thrasher" "$tools/mem_eater" "$tools/writer" "$oomguard"; do
 	[ -x "$b" ] || { echo "thrash-grid.sh: $b is missing (make bench builds it)" >&2; exit 1; }
 done
@@ -47,7 +48,7 @@ mkdir -p "$out/files"
 results=$out/results.tsv
 printf 'kind\trate\tover\tanon\tmode\tcontender\tlimit_mib\tfile_mib\tanon_mib\tonset_ms\tkill_ms\toutcome\n' >"$results"
 MIB=$((1 << 20))
-OVERHEAD_MIB=8   # the group's own share beside anon and file: page tables, the read buffer
+OVERHEAD_MIB=0   # none assumed: the group's own share (page tables, buffers) only adds to OVER
 COLD_S=12        # a cold pass takes about this long at a throttled rate
 GRACE_MS=2000    # a thrash must be killed within this of its start
 
@@ -177,13 +178,15 @@ run_cell() {
 	cg_destroy "$cg"
 	rm -f "$out/files/f" "$out/files/w"
 	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$kind" "$rate" "$over" "$anon" "$mode" \
-		"$who" "$lim" "$file" "$anonm" "$(judge "$kind" "$dir")" >>"$results"
+		"$who" "$lim" "$file" "$anonm" "$(judge "$kind" "$dir" | tr " " "\t")" >>"$results"
 	tail -n1 "$results" | tr '\t' ' '
 }
 
 # judge KIND DIR: "onset_ms kill_ms outcome" (times from the start of the workload; - where none).
 #   thrash: caught (killed within GRACE_MS of the first pass's end), late (killed after that),
-#           missed (alive at the end), early (killed in the cold pass), none (never thrashed)
+#           missed (alive at the end), early (killed in the cold pass), fits (its second pass
+#           took under a quarter of the first: the file stayed cached, no thrash; a cell to
+#           resize), none (the first pass never ended)
 #   others: ok (no kill), false (a task was killed)
 judge() {
 	local kind=$1 dir=$2 start onset="-" kill="-"
@@ -196,6 +199,11 @@ judge() {
 			"$dir/w1.out" 2>/dev/null)
 		if [ -z "$onset" ]; then
 			[ -n "$kill" ] && echo "- $((kill - start)) early" || echo "- - none"
+		elif [ -z "$kill" ] && awk -v s="$start" '$1 == "pass" && $2 == 2 {
+				sub("real_ms=", "", $4); p2 = $4 } $1 == "pass" && $2 == 1 {
+				sub("real_ms=", "", $4); p1 = $4 }
+				END { exit !(p2 && (p2 - p1) * 4 < p1 - s) }' "$dir/w1.out"; then
+			echo "$((onset - start)) - fits"
 		elif [ -z "$kill" ]; then
 			echo "$((onset - start)) - missed"
 		elif [ "$kill" -lt "$onset" ]; then
