@@ -40,6 +40,7 @@ spawn() { # OUT CMD...: SPAWNED is the pid
 	SPAWNED=$!
 }
 
+contender_pid=""
 case $contender in
 earlyoom | nohang)
 	mount --bind /var/lib/lxcfs/proc/meminfo /proc/meminfo || {
@@ -51,6 +52,7 @@ earlyoom | nohang)
 	else
 		spawn "$dir/daemon.log" nohang --monitor --config /etc/nohang/nohang.conf
 	fi
+	contender_pid=$SPAWNED
 	tick 2
 	kill -0 "$SPAWNED" 2>/dev/null || {
 		ev error contender_died
@@ -91,5 +93,6 @@ ev end
 for w in "${!pids[@]}"; do
 	kill -TERM "${pids[$w]}" 2>/dev/null
 done
+[ -n "${contender_pid:-}" ] && kill -TERM "$contender_pid" 2>/dev/null
 wait
 rm -f "$dir/tick.fifo"
