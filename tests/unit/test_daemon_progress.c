@@ -150,8 +150,12 @@ static void test_progress_and_quiet_reset(void **state)
 	v1_scope(&s, &c, 0, 1600);
 	assert_int_equal(rounds_to_oom(&s, &c, 0, THRASH, false, 5), 0);
 	assert_int_equal(s.decision.no_progress_loops, 5);
-	/* A healthy round reads PROGRESS_SPAN_PAGES and more, none refaulted: the span is that
-	 * round alone, clean: progress resets the count at once. */
+	/* Healthy rounds read PROGRESS_SPAN_PAGES and more, none refaulted. The span takes two
+	 * rounds at least: the first healthy one shares it with the thrash (600 of 4600 pages,
+	 * mixed: the count is held), the second is clean: progress resets the count. */
+	step(&s, &c, 150, 0, false);
+	assert_int_equal(s.round.thrash, THRASH_MIXED);
+	assert_int_equal(s.decision.no_progress_loops, 5);
 	step(&s, &c, 150, 0, false);
 	assert_int_equal(s.round.thrash, THRASH_NONE);
 	assert_true(s.round.progress);
@@ -193,18 +197,26 @@ static void test_progress_and_quiet_reset(void **state)
 	/* A span partly refaults (a cold read beside a few rereads) holds the count. */
 	v1_scope(&s, &c, 0, 1600);
 	assert_int_equal(rounds_to_oom(&s, &c, 0, THRASH, false, 5), 0);
-	step_read(&s, &c, 1, 300, 1200, false); /* 25 % */
+	step_read(&s, &c, 1, 300, 4000, false); /* with the last thrash round: 900 of 4600 */
 	assert_true(s.round.hold);
 	assert_int_equal(s.retry.no_progress_loops, 5);
 	assert_false(s.oom);
 
 	/* 400 refaults a round: the first round's span is under PROGRESS_SPAN_PAGES (no verdict,
-	 * the round still counts for its refaults, with progress); the second judges. */
+	 * the round still counts for its refaults, with progress); the second judges.
+	 * Counters that land a round apart (the refaults of a batch, then its reads) are judged
+	 * together: no clean round between them. */
 	v1_scope(&s, &c, 0, 1600);
 	step(&s, &c, 0, 400, false);
 	assert_int_equal(s.round.thrash, THRASH_NONE);
 	assert_true(s.round.progress);
 	assert_int_equal(rounds_to_oom(&s, &c, 0, 400, false, 100), 16);
+	v1_scope(&s, &c, 0, 1600);
+	assert_int_equal(rounds_to_oom(&s, &c, 0, THRASH, false, 5), 0);
+	step_read(&s, &c, 0, 1876, 0, false);
+	step_read(&s, &c, 0, 172, 2048, false);
+	assert_int_equal(s.round.thrash, THRASH_YES);
+	assert_int_equal(s.decision.no_progress_loops, 7);
 
 	/* A kill that freed memory resets the count and the window. */
 	v1_scope(&s, &c, 0, 1600);

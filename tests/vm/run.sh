@@ -4,7 +4,8 @@
 # of busybox-static, a static oomguard and the workloads, a scratch ext4 disk, under
 # qemu-system-x86_64 -accel tcg (2 GiB, 2 CPUs, no swap). Prints the guest's test lines and exits
 # non-zero when a test fails, the guest says nothing conclusive, or it times out.
-# Usage: tests/vm/run.sh [--quick] [--runs=N] [base,daemon,flood]   (default: all, one full flood)
+# Usage: tests/vm/run.sh [--quick] [--runs=N] [base,daemon,thrash,flood]   (default: all, one
+#        full flood)
 #   --quick     a smaller flood (40 eaters of 80 MiB)
 #   --runs=N    run the flood N times (kernel alone, then oomguard, each time) and print medians
 #   VM_TIMEOUT  seconds before the guest is stopped (default 1500)
@@ -23,7 +24,7 @@ for arg in "$@"; do
 	case $arg in
 	--quick) flood=40x80 ;;
 	--runs=*) runs=${arg#--runs=} ;;
-	--*) echo "usage: tests/vm/run.sh [--quick] [--runs=N] [base,daemon,flood]" >&2; exit 2 ;;
+	--*) echo "usage: tests/vm/run.sh [--quick] [--runs=N] [base,daemon,thrash,flood]" >&2; exit 2 ;;
 	*) tests=$arg ;;
 	esac
 done
@@ -77,7 +78,8 @@ for m in virtio_ring virtio virtio_pci_legacy_dev virtio_pci_modern_dev virtio_p
 	esac
 done
 install -m 0755 tests/vm/init.sh "$root/init"
-install -m 0644 tests/vm/tests.sh tests/vm/tests-daemon.sh tests/vm/tests-flood.sh "$root/"
+install -m 0644 tests/vm/tests.sh tests/vm/tests-daemon.sh tests/vm/tests-thrash.sh \
+	tests/vm/tests-flood.sh "$root/"
 (cd "$root" && find . | cpio -o -H newc -R 0:0 --quiet) | gzip -1 >"$out/initramfs.cpio.gz"
 
 # A scratch disk the writers fill: a real block device and file system, so their dirty pages are

@@ -3,7 +3,7 @@
 # The tests that run inside the guest (cgroup v2, no swap, 2 GiB): one line per test, "PASS name",
 # "FAIL name: why" or "SKIP name: why", figures on "INFO" lines, and a closing
 # "N passed, N failed, N skipped". Usage: tests.sh all|LIST  (LIST: comma-separated of base,
-# daemon, flood, flood-oomguard). The flood size comes from the environment: vmflood=EATERSxMIB (default 100x80).
+# daemon, thrash, flood, flood-oomguard). The flood size comes from the environment: vmflood=EATERSxMIB (default 100x80).
 sel=${1:-all}
 CG=/sys/fs/cgroup
 READY=/tmp/ready
@@ -216,6 +216,9 @@ if want base; then
 fi
 if want daemon; then
 	. /tests-daemon.sh
+fi
+if want thrash; then
+	. /tests-thrash.sh
 fi
 if want flood || want flood-oomguard; then
 	. /tests-flood.sh

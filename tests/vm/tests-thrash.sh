@@ -1,0 +1,108 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# Sourced by tests.sh: thrashing caught by oomguard in the scope kinds this host lacks. A
+# thrasher holds anon memory and rereads a file that does not fit beside it, its reads throttled
+# through io.max: in a v2 group bounded by memory.max (its reads counted in the group's
+# io.stat), and on the whole machine (the machine's pgpgin; the group there only throttles).
+# Thrashing starts when the thrasher's first pass ends ("pass 1"); the kill must come within
+# 3 s of that (2 s on the host; the guest runs under TCG) and not before.
+
+# thrash_file MIB: a fresh file on the scratch disk, out of the page cache, with no shadow
+# entries (it was never evicted: written, synced, dropped).
+thrash_file() {
+	rm -f "$VM_DISK/thrash"
+	dd if=/dev/zero of="$VM_DISK/thrash" bs=1M count="$1" 2>/dev/null
+	sync
+	echo 1 >/proc/sys/vm/drop_caches
+}
+
+# thrash_run NAME CGROUP ANON_MIB OOMGUARD_ARGS...: start oomguard, then the thrasher in
+# CGROUP; sets why, onset_cs, kill_cs.
+thrash_run() {
+	tname=$1 tcg=$2 anon=$3
+	shift 3
+	: >"$OG_LOG"
+	og_start "$@" || { why="$why oomguard run exited at once: $(tail -n 3 "$OG_LOG");"; return; }
+	spawn "$tcg" thrasher -k -a "${anon}M" -i 1000 "$VM_DISK/thrash" >/tmp/thrasher.out 2>&1
+	thr=$!
+	onset_cs="" kill_cs="" t0=$(now_cs)
+	while [ $(($(now_cs) - t0)) -lt 18000 ]; do
+		if [ -z "$onset_cs" ] && grep -q '^pass 1 ' /tmp/thrasher.out; then
+			onset_cs=$(now_cs)
+		fi
+		if [ ! -d "/proc/$thr" ] || grep -q '^State:.*Z' "/proc/$thr/status" 2>/dev/null; then
+			kill_cs=$(now_cs)
+			break
+		fi
+		[ -n "$onset_cs" ] && [ $(($(now_cs) - onset_cs)) -gt 3000 ] && break
+		sleep 0.1
+	done
+	[ -d "/proc/$og_pid" ] || why="$why oomguard died: $(tail -n 3 "$OG_LOG");"
+	og_stop
+	if [ -z "$kill_cs" ]; then
+		why="$why the thrasher was not killed ($(grep '^progress' /tmp/thrasher.out | tail -n 1));"
+		kill -9 "$thr" 2>/dev/null
+	elif [ -z "$onset_cs" ]; then
+		why="$why killed in the cold pass;"
+	elif [ $((kill_cs - onset_cs)) -gt 300 ]; then
+		why="$why killed $(secs $((kill_cs - onset_cs))) s after thrashing started (> 3 s);"
+	fi
+	wait "$thr" 2>/dev/null
+	grep -q " kill scope=.* pid=$thr " "$OG_LOG" || why="$why the kill was not oomguard's;"
+	info "$tname: onset $(secs $((${onset_cs:-0} - t0))) s after the start, kill" \
+		"$([ -n "$kill_cs" ] && [ -n "$onset_cs" ] && secs $((kill_cs - onset_cs)) || echo -) s after it"
+	grep ' oom scope=\| reads ' "$OG_LOG" | head -n 2 | cut -c1-300 | sed "s/^/INFO $tname: log: /"
+}
+
+# The disk's MAJ:MIN for io.max.
+disk_dev() { cat /sys/block/vda/dev; }
+
+test_thrash_v2() {
+	name=daemon-thrash-v2
+	why=""
+	echo "+io" >"$CG/cgroup.subtree_control" 2>/dev/null
+	cg=$(cg_new oomguard-test-thrash) || { fail $name "cannot create a cgroup"; return; }
+	echo 256M >"$cg/memory.max"
+	if ! echo "$(disk_dev) rbps=16777216" >"$cg/io.max"; then
+		skip $name "no io.max here"
+		cg_del "$cg"
+		return
+	fi
+	thrash_file 128
+	thrash_run $name "$cg" 160 --cgroup "$cg"
+	grep -q "(cgroup-v2).*reads io.stat" "$OG_LOG" || why="$why the group's reads were not its io.stat;"
+	cg_del "$cg"
+	verdict $name "$why"
+}
+
+test_thrash_machine() {
+	name=daemon-thrash-machine
+	why=""
+	echo "+io" >"$CG/cgroup.subtree_control" 2>/dev/null
+	cg=$(cg_new oomguard-test-thrash-io) || { fail $name "cannot create a cgroup"; return; }
+	if ! echo "$(disk_dev) rbps=16777216" >"$cg/io.max"; then
+		skip $name "no io.max here"
+		cg_del "$cg"
+		return
+	fi
+	# anon: all that is available but 256 MiB; the file: 384 MiB, which cannot fit beside it.
+	avail=$(awk '$1 == "MemAvailable:" { print int($2 / 1024) }' /proc/meminfo)
+	thrash_file 384
+	thrash_run $name "$cg" $((avail - 256)) --machine
+	grep -q "scope machine (machine).*reads machine pgpgin" "$OG_LOG" ||
+		why="$why the machine's reads were not pgpgin;"
+	cg_del "$cg"
+	verdict $name "$why"
+}
+
+if ! og_built; then
+	for t in daemon-thrash-v2 daemon-thrash-machine; do
+		skip $t "daemon not built"
+	done
+elif [ -z "${VM_DISK:-}" ]; then
+	for t in daemon-thrash-v2 daemon-thrash-machine; do
+		skip $t "no scratch disk"
+	done
+else
+	test_thrash_v2
+	test_thrash_machine
+fi
