@@ -79,7 +79,8 @@ stop_lxcfs() {
 	wait "$lxcfs_pid" 2>/dev/null
 	umount /var/lib/lxcfs 2>/dev/null
 }
-trap 'cg_cleanup_all; stop_lxcfs; rm -rf "$out/files"' EXIT
+dpid="" # the daemon of the running cell: stopped with the grid
+trap '[ -n "$dpid" ] && kill -TERM "$dpid" 2>/dev/null; cg_cleanup_all; stop_lxcfs; rm -rf "$out/files"' EXIT
 
 # sizes RATE OVER ANON: LIMIT FILE ANON in MiB for a thrash cell. The file exceeds the room left
 # beside anon (limit - anon - overhead) by OVER %; anon:file is ANON:(100 - ANON); the file is
@@ -98,7 +99,8 @@ sizes() {
 # run_cell KIND RATE OVER ANON MODE CONTENDER: one line into results.tsv.
 run_cell() {
 	local kind=$1 rate=$2 over=$3 anon=$4 mode=$5 who=$6 lim file anonm secs dir cg memcg
-	local opts=() dpid="" spid into c m=""
+	local opts=() spid into c m=""
+	dpid=""
 	dir=$out/$kind-r$rate-o$over-a$anon-$mode/$who
 	mkdir -p "$dir"
 	[ "$mode" = mmap ] && m=-m
