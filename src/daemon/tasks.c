@@ -14,14 +14,6 @@
 #include "linux/procfs.h"
 #include "linux/sys.h"
 
-struct linux_dirent64 {
-	uint64_t d_ino;
-	int64_t d_off;
-	unsigned short d_reclen;
-	unsigned char d_type;
-	char d_name[];
-};
-
 #define DT_DIR_TYPE 4
 
 void victim_record(struct victim_table *vt, int pid, unsigned long long start_time,

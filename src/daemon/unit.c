@@ -141,14 +141,6 @@ static bool member_line(char *text, void *ctx)
 	return true;
 }
 
-struct linux_dirent64 {
-	uint64_t d_ino;
-	int64_t d_off;
-	unsigned short d_reclen;
-	unsigned char d_type;
-	char d_name[];
-};
-
 static void kill_dir(struct unit_walk *w, char *dir, size_t dir_size, int depth)
 {
 	char path[CONFIG_PATH_MAX + 16], line[64], dents[2048];

@@ -18,6 +18,15 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 
+/* One entry of getdents64(2)'s buffer (the C library declares none for the raw call). */
+struct linux_dirent64 {
+	uint64_t d_ino;
+	int64_t d_off;
+	unsigned short d_reclen;
+	unsigned char d_type;
+	char d_name[];
+};
+
 /*
  * struct sys_ops - the kernel as oomguard sees it. Every entry returns -errno on failure and a
  * non-negative value on success (never sets errno for the caller to read).

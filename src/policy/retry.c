@@ -183,17 +183,25 @@ static void decide_rework(const struct alloc_request *req, unsigned long nr_recl
  * order and pages_reclaimed is gone; 2/3: the wait after a passing watermark check depends on
  * the zone's dirty and writeback pages, not on the device's congestion.
  */
+/* The series' and 6.x's count: reclaim progress resets it, but never for a costly order
+ * (progress does not make its contiguous block). */
+static void count_round(const struct alloc_request *req, unsigned long nr_reclaimed,
+			struct retry_state *state, struct retry_decision *d)
+{
+	if (nr_reclaimed && !is_costly(req->order))
+		state->no_progress_loops = 0;
+	else
+		state->no_progress_loops++;
+	d->no_progress_loops = state->no_progress_loops;
+}
+
 static void decide_rework_v4(const struct alloc_request *req, unsigned long nr_reclaimed,
 			     struct retry_state *state, struct retry_decision *d)
 {
 	const struct zone_snapshot *zone;
 
 	d->did_some_progress = nr_reclaimed;
-	if (nr_reclaimed && !is_costly(req->order))
-		state->no_progress_loops = 0;
-	else
-		state->no_progress_loops++;
-	d->no_progress_loops = state->no_progress_loops;
+	count_round(req, nr_reclaimed, state, d);
 
 	if (state->no_progress_loops > MAX_RECLAIM_RETRIES) {
 		d->reason = "no progress for more than MAX_RECLAIM_RETRIES rounds";
@@ -228,12 +236,7 @@ static void decide_mainline(const struct alloc_request *req, unsigned long nr_re
 		d->reason = "costly order without __GFP_RETRY_MAYFAIL";
 		return;
 	}
-	/* Costly orders never reset the counter: reclaim progress does not make their block. */
-	if (nr_reclaimed && !is_costly(req->order))
-		state->no_progress_loops = 0;
-	else
-		state->no_progress_loops++;
-	d->no_progress_loops = state->no_progress_loops;
+	count_round(req, nr_reclaimed, state, d);
 
 	if (state->no_progress_loops > MAX_RECLAIM_RETRIES) {
 		d->reason = "no progress for more than MAX_RECLAIM_RETRIES rounds";
