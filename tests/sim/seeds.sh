@@ -13,7 +13,7 @@
 #   - spread across seeds (cover letter: base a third, patched 2 %; the model inverted)
 # Runs the release build (./oomguard, what `make` ships): the sanitizer build takes a minute here.
 set -u
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../.." || exit 1
 bin=${OOMGUARD_SHIPPED_BIN:-./oomguard}
 [ -x "$bin" ] || { echo "FAIL: $bin is not built (make oomguard)"; exit 1; }
 
