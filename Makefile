@@ -119,9 +119,10 @@ $(BUILD)/tools/%: tools/%.c | $(DEPS_STAMP)
 # `make check T=PATTERN` runs only the tests whose path contains PATTERN (tests/run.sh PATTERN)
 # and builds only what they need: their cmocka programs; for a shell test, what it names:
 # $OOMGUARD_BIN (build/san/oomguard; tests/lib/daemon.sh runs it) and $OOMGUARD_TOOLS (the
-# tools; $OG_TOOLS in tests/lib/daemon.sh); for a test that tests/run.sh runs again against the
-# shipped binary (as "TEST (shipped)", matched as "TEST shipped"; CHECK_SHIPPED lists what
-# tests/run.sh lists), ./oomguard.
+# tools; $OG_TOOLS in tests/lib/daemon.sh); $OOMGUARD_SHIPPED_BIN (./oomguard, for a test too
+# slow under the sanitizers); for a test that tests/run.sh runs again against the shipped
+# binary (as "TEST (shipped)", matched as "TEST shipped"; CHECK_SHIPPED lists what tests/run.sh
+# lists), ./oomguard.
 CHECK_SHIPPED := tests/cli/usage.sh tests/cli/daemon_run.sh tests/sim/golden.sh \
 	tests/integration/daemon_flood.sh tests/integration/daemon_frozen.sh \
 	tests/integration/daemon_notify.sh
@@ -136,7 +137,7 @@ T_SHELL := $(call containing,$(T),$(SHELL_TESTS))
 T_SHIPPED := $(strip $(foreach t,$(CHECK_SHIPPED),$(if $(findstring $(T),$(t) shipped),$(t))))
 CHECK_NEEDS := $(call containing,$(T),$(UNIT_BIN) $(ITEST_BIN)) \
 	$(if $(call naming,OOMGUARD_BIN\|tests/lib/daemon.sh,$(T_SHELL)),$(BUILD)/san/oomguard) \
-	$(if $(T_SHIPPED)$(call naming,PWD/oomguard,$(T_SHELL)),oomguard) \
+	$(if $(T_SHIPPED)$(call naming,OOMGUARD_SHIPPED_BIN,$(T_SHELL)),oomguard) \
 	$(if $(call naming,OOMGUARD_TOOLS\|OG_TOOLS,$(sort $(T_SHELL) $(T_SHIPPED))),$(TOOLS)) \
 	$(if $(call naming,build/oomguard.service,$(T_SHELL)),$(BUILD)/oomguard.service) \
 	$(if $(call naming,make -s install,$(T_SHELL)),oomguard)

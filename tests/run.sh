@@ -11,6 +11,7 @@ export ASAN_OPTIONS="abort_on_error=0:detect_leaks=1:${ASAN_OPTIONS:-}"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:${UBSAN_OPTIONS:-}"
 export OOMGUARD_BIN="$PWD/build/san/oomguard"
 export OOMGUARD_TOOLS="$PWD/build/tools"
+export OOMGUARD_SHIPPED_BIN="$PWD/oomguard" # the release build, for tests too slow under ASan
 logdir=build/test-logs
 mkdir -p "$logdir"
 passed=0 failed=0 skipped=0
