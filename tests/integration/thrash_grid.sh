@@ -1,9 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 # The thrash grid's quick subset (bench/thrash-grid.sh --profile check), with the shipped
-# ./oomguard ($OOMGUARD_SHIPPED_BIN): a thrash on a 4 MiB/s disk and one unthrottled must each be killed within 2 s of
-# the end of the cold pass (and not before), and a fresh file ten times the group streamed at
-# 4 MiB/s beside anon must not be. About a minute. Tools: $OOMGUARD_TOOLS (make tools).
+# ./oomguard ($OOMGUARD_SHIPPED_BIN): a thrash on a 4 MiB/s disk and one unthrottled must each
+# be killed within 2 s of the end of the cold pass (and not before), and a fresh file ten times
+# the group streamed at 4 MiB/s beside anon must not be. About a minute. Tools:
+# $OOMGUARD_TOOLS (make tools).
 set -u
 cd "$(dirname "$0")/../.."
 out=$(mktemp -d -p "$PWD/build" thrash-grid-check.XXXXXX)
