@@ -74,8 +74,12 @@ static bool recheck_resolved(struct daemon *d, struct scope *s, const struct oom
 	if (r < 0)
 		return false;
 	/* The kernel's own killer acted in the scope since the verdict's read: memory is coming
-	 * back, and a second kill now would be one too many. */
-	if (!scope_kernel_killed(&recheck, &s->cur) && !scope_resolved(&recheck))
+	 * back, and a second kill now would be one too many. Free memory resolves a verdict of
+	 * exhaustion, not one of thrashing: a thrashing scope's free pages come and go with each
+	 * read-ahead batch (reclaim frees what the next refaults take), and one read of them says
+	 * nothing of its reads. */
+	if (!scope_kernel_killed(&recheck, &s->cur) &&
+	    (s->round.thrash == THRASH_YES || !scope_resolved(&recheck)))
 		return false;
 	escape_comm(victim->comm, comm, sizeof(comm));
 	log_msg(LOG_PRIO_NOTICE, "resolved before kill scope=%s pid=%d comm=%s%s", s->name,

@@ -394,6 +394,20 @@ static void test_dry_run_rechecks(void **state)
 	assert_small_alive();
 }
 
+/* A thrashing verdict is not resolved by the free memory that comes and goes with each
+ * read-ahead batch: the same roomy scope, judged thrashing, is killed (dry run). */
+static void test_thrash_not_resolved_by_free(void **state)
+{
+	(void)state;
+	(void)choose();
+	d.scopes[0].round.thrash = THRASH_YES;
+	daemon_act(&d, &d.scopes[0], now_usec());
+	d.scopes[0].round.thrash = THRASH_NONE;
+	assert_int_equal(d.dry_run_kills, 1);
+	assert_int_equal(kill(big, 0), 0);
+	assert_small_alive();
+}
+
 static int proc_opens;
 
 static int counting_openat(int dirfd, const char *path, int flags, mode_t mode)
@@ -608,6 +622,8 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_kill_cgroup_v1, setup_kill_cgroup, teardown),
 	    cmocka_unit_test_setup_teardown(test_dry_run_walks_the_path, setup_dry_run, teardown),
 	    cmocka_unit_test_setup_teardown(test_dry_run_rechecks, setup_dry_run_roomy, teardown),
+	    cmocka_unit_test_setup_teardown(test_thrash_not_resolved_by_free, setup_dry_run_roomy,
+					    teardown),
 	    cmocka_unit_test_setup_teardown(test_listing_keeps_files, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_regex_cached, setup_prefer, teardown),
 	    cmocka_unit_test_setup_teardown(test_group_listing_keeps_others, setup, teardown),
