@@ -106,13 +106,16 @@ static uint64_t delta(uint64_t cur, uint64_t prev)
 }
 
 /*
- * The span of the read share (progress.h): back from the newest round until the pages read
- * since reach PROGRESS_SPAN_PAGES, at most PROGRESS_SPAN_MAX_USEC back, and at least
- * SCOPE_SPAN_MIN_ROUNDS: a group's refaults (memory.stat, flushed from per-CPU counters when
- * enough changed) and its reads (blkio, summed at each read) can land in neighbouring rounds
- * for one read-ahead batch (measured: 1,876 refaults a round before their 2,048 reads).
+ * The span of the read share (progress.h): back from the newest round until both the pages
+ * read and the pages refaulted since reach PROGRESS_SPAN_PAGES, at most PROGRESS_SPAN_MAX_USEC
+ * back, and at least SCOPE_SPAN_MIN_ROUNDS. Both, because the two counters of one read-ahead
+ * batch do not move together: a refault counts when its page enters the page cache, the read
+ * when blk-throttle lets its bio through, up to a batch's time on the disk later (measured at
+ * 4 MiB/s: 2,048 refaults in one round, their reads over the next 2 s). A span that stops at
+ * enough reads alone judges the reads of a batch whose refaults lie before it as clean.
  */
 #define SCOPE_SPAN_MIN_ROUNDS 2
+
 static void span_sample(const struct scope *s, struct round_sample *smp)
 {
 	const struct scope_counters *now = hist_back(s, 0), *old = now;
@@ -126,8 +129,8 @@ static void span_sample(const struct scope *s, struct round_sample *smp)
 		old = h;
 		read = delta(now->read_pages, h->read_pages);
 		refaulted = delta(now->refaulted, h->refaulted);
-		if (back >= SCOPE_SPAN_MIN_ROUNDS &&
-		    (read >= PROGRESS_SPAN_PAGES || refaulted >= PROGRESS_SPAN_PAGES))
+		if (back >= SCOPE_SPAN_MIN_ROUNDS && read >= PROGRESS_SPAN_PAGES &&
+		    refaulted >= PROGRESS_SPAN_PAGES)
 			break;
 	}
 	smp->span_usec = delta(now->time_usec, old->time_usec);

@@ -12,8 +12,8 @@
  * its page cache are refaults (pages it had and lost), its working set does not fit, whatever
  * the disk's speed or the LRU's size; a cold read or a stream reads pages it never had (measured,
  * docs/daemon-design.md "Thrashing"). The share is taken over the shortest trailing span whose
- * reads reach PROGRESS_SPAN_PAGES (one round on a fast disk; back to the last readahead batch on
- * a slow one), at most PROGRESS_SPAN_MAX_USEC back:
+ * reads and refaults both reach PROGRESS_SPAN_PAGES (two rounds on a fast disk; back to the last
+ * read-ahead batch on a slow one), at most PROGRESS_SPAN_MAX_USEC back:
  *   refaulted >= read / PROGRESS_THRASH_SHARE_DIV  thrashing (no progress);
  *   refaulted <  read / PROGRESS_CLEAN_SHARE_DIV   clean;
  *   in between                                     mixed (the count is held).

@@ -217,6 +217,18 @@ static void test_progress_and_quiet_reset(void **state)
 	step_read(&s, &c, 0, 172, 2048, false);
 	assert_int_equal(s.round.thrash, THRASH_YES);
 	assert_int_equal(s.decision.no_progress_loops, 7);
+	/* A slow disk: a batch's 2,048 refaults in one round, its reads let through 200 a round
+	 * for the next 2 s; then the next batch. Every round is a thrashing one. */
+	v1_scope(&s, &c, 0, 1600);
+	for (int batch = 0; batch < 2; batch++) {
+		step_read(&s, &c, 0, 2048, 0, false);
+		for (int i = 0; i < 10; i++) {
+			step_read(&s, &c, 0, 0, 200, false);
+			if (batch)
+				assert_int_equal(s.round.thrash, THRASH_YES);
+		}
+	}
+	assert_int_equal(s.decision.no_progress_loops, 22); /* all 22 rounds */
 
 	/* A kill that freed memory resets the count and the window. */
 	v1_scope(&s, &c, 0, 1600);

@@ -1,0 +1,62 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# Records the counters oomguard judges a v1 group by, every 100 ms, while a workload runs in a
+# fresh group: the traces tests/unit/test_daemon_traces.c replays through the decision.
+# Usage: bench/record-trace.sh OUT LIMIT_MIB RATE_MIB_S SECONDS -- CMD...
+#   RATE_MIB_S 0: reads not throttled. CMD runs in the group; a thrasher's "pass 1" line marks
+#   the onset of thrashing in the trace's header.
+# OUT: "# limit_bytes=N page_size=4096 onset_ms=T|-" then per line
+#   t_ms failcnt refaulted_pages read_bytes usage_bytes file_bytes under_oom
+set -u
+cd "$(dirname "$0")/.." || exit 1
+out=$1 limit=$2 rate=$3 secs=$4
+shift 5
+CG_TAG=trace
+# shellcheck source=tests/lib/cgroup.sh
+. tests/lib/cgroup.sh
+cg_require blkio || exit 77
+tmp=$(mktemp -d -p "$PWD/build")
+trap 'cg_cleanup_all; rm -rf "$tmp"' EXIT
+if [ "$rate" -gt 0 ]; then
+	cg_new CG "${limit}M" --read-bps "$PWD/build" $((rate << 20)) || exit 1
+else
+	cg_new CG "${limit}M" --blkio || exit 1
+fi
+mem=$(cg_path "$CG" memory) blk=$(cg_path "$CG" blkio)
+mkfifo "$tmp/fifo"
+t0=$(date +%s%3N)
+cg_spawn "$CG" pid "$@" >"$tmp/cmd.out" 2>&1
+# Builtins only in the loop (no process per sample): a sample takes a few ms, not the 100 ms
+# of a round.
+sample() {
+	local k v d op n fc us uo=0 rf=0 fb=0 rd=0 now=${EPOCHREALTIME/./}
+	read -r fc <"$mem/memory.failcnt"
+	read -r us <"$mem/memory.usage_in_bytes"
+	while read -r k v; do
+		case $k in
+		total_workingset_refault_file | total_workingset_refault_anon) rf=$((rf + v)) ;;
+		total_inactive_file | total_active_file) fb=$((fb + v)) ;;
+		esac
+	done <"$mem/memory.stat"
+	while read -r k v; do [ "$k" = under_oom ] && uo=$v; done <"$mem/memory.oom_control"
+	while read -r d op n; do [ "$op" = Read ] && rd=$((rd + n)); done \
+		<"$blk/blkio.throttle.io_service_bytes_recursive"
+	echo "$((now / 1000 - t0)) $fc $rf $rd $us $fb $uo"
+}
+{
+	end=$((t0 + secs * 1000))
+	while kill -0 "$pid" 2>/dev/null && [ $((${EPOCHREALTIME/./} / 1000)) -lt $end ]; do
+		sample
+		read -r -t 0.1 <>"$tmp/fifo" || true
+	done
+} >"$tmp/trace"
+kill "$pid" 2>/dev/null
+wait "$pid" 2>/dev/null
+onset=$(awk -v t0="$t0" '$1 == "pass" && $2 == 1 { sub("real_ms=", "", $4); print $4 - t0; exit }' \
+	"$tmp/cmd.out")
+{
+	echo "# limit_bytes=$((limit << 20)) page_size=4096 onset_ms=${onset:--}"
+	echo "# $* (reads ${rate} MiB/s; 0: not throttled)" | sed "s|$PWD/||g"
+	cat "$tmp/trace"
+} >"$out"
+echo "record-trace: $(wc -l <"$tmp/trace") samples, onset ${onset:--} ms -> $out"

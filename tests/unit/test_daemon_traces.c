@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The decision on recorded counter traces: every 100 ms of a v1 group on this machine, as
+ * bench/record-trace.sh wrote them (tests/fixtures/traces/), replayed through scope_decide()
+ * as the daemon's rounds. A trace named thrash-* must reach OOM after the recorded onset of
+ * thrashing (the end of the thrasher's first pass) and within 1.9 s of it (the kill itself
+ * takes well under 1 ms); a trace named ok-* (a stream, a working set that fits, a build) must
+ * never reach it.
+ */
+#include <dirent.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "daemon/scope.h"
+#include "linux/sys.h"
+
+#define TRACE_DIR "tests/fixtures/traces"
+#define GRACE_MS  1900
+
+struct replay {
+	long onset_ms;   /* -1: none recorded */
+	long oom_ms;     /* the first OOM verdict, -1: none */
+	unsigned long samples;
+};
+
+static int replay(const char *path, struct replay *ret)
+{
+	FILE *f = fopen(path, "re");
+	char line[256];
+	struct scope s;
+	struct config c;
+	unsigned long long limit = 0;
+
+	if (!f)
+		return -1;
+	config_defaults(&c);
+	memset(&s, 0, sizeof(s));
+	s.kind = SCOPE_CGROUP_V1;
+	s.page_shift = 12;
+	s.reserve_permille = c.reserve_permille;
+	ret->onset_ms = ret->oom_ms = -1;
+	ret->samples = 0;
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long long t, fc, rf, rd, us, fb, uo;
+		char *p;
+
+		if (line[0] == '#') {
+			if ((p = strstr(line, "limit_bytes=")))
+				limit = strtoull(p + 12, NULL, 10);
+			if ((p = strstr(line, "onset_ms=")) && p[9] != '-')
+				ret->onset_ms = strtol(p + 9, NULL, 10);
+			continue;
+		}
+		if (sscanf(line, "%llu %llu %llu %llu %llu %llu %llu", &t, &fc, &rf, &rd, &us, &fb,
+			   &uo) != 7) {
+			fclose(f);
+			return -1;
+		}
+		s.prev = s.cur;
+		s.has_prev = ret->samples > 0;
+		s.cur.time_usec = t * 1000 + 1;
+		s.cur.stall_events = fc;
+		s.cur.refaulted = rf;
+		s.cur.read_pages = rd >> 12;
+		s.cur.limit_bytes = limit;
+		s.cur.usage_bytes = us;
+		s.cur.file_bytes = fb;
+		s.cur.parked = uo != 0;
+		scope_cgroup_zone(&s.cur, s.reserve_permille, 0, s.page_shift);
+		scope_push_history(&s);
+		scope_decide(&s, &c);
+		ret->samples++;
+		if (s.oom && ret->oom_ms < 0)
+			ret->oom_ms = (long)t;
+	}
+	fclose(f);
+	return limit ? 0 : -1;
+}
+
+static void test_traces(void **state)
+{
+	DIR *dir = opendir(TRACE_DIR);
+	struct dirent *e;
+	int thrash = 0, ok = 0;
+
+	(void)state;
+	assert_non_null(dir);
+	while ((e = readdir(dir))) {
+		char path[512];
+		struct replay r;
+		bool want_oom = !strncmp(e->d_name, "thrash-", 7);
+
+		if (!strstr(e->d_name, ".trace"))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", TRACE_DIR, e->d_name);
+		if (replay(path, &r) < 0)
+			fail_msg("%s: unreadable trace", path);
+		print_message("%s: %lu samples, onset %ld ms, OOM %ld ms\n", e->d_name, r.samples,
+			      r.onset_ms, r.oom_ms);
+		if (want_oom) {
+			thrash++;
+			if (r.onset_ms < 0)
+				fail_msg("%s: no onset recorded", e->d_name);
+			if (r.oom_ms < r.onset_ms || r.oom_ms > r.onset_ms + GRACE_MS)
+				fail_msg("%s: OOM at %ld ms, want within %d ms after the onset at %ld",
+					 e->d_name, r.oom_ms, GRACE_MS, r.onset_ms);
+		} else {
+			ok++;
+			if (r.oom_ms >= 0)
+				fail_msg("%s: OOM at %ld ms, want none", e->d_name, r.oom_ms);
+		}
+	}
+	closedir(dir);
+	assert_true(thrash >= 2 && ok >= 2); /* the slow and fast ends, and what must not be */
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_traces),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
