@@ -16,17 +16,20 @@
 #   quick  a few cells of each kind, for every contender
 #   check  the `make check` subset: a slow-disk cell, a fast one, a stream; oomguard only; exits
 #          1 when a cell fails
+#   --rejudge DIR  judge the cells of a finished run in DIR again and rewrite its report
 set -u
 cd "$(dirname "$0")/.." || exit 1
 top=$PWD
 profile=full contenders=oomguard,kernel,earlyoom,nohang out="" report=docs/bench-thrash.md
+rejudge_dir=""
 while [ $# -gt 0 ]; do
 	case $1 in
 	--profile) profile=$2; shift ;;
 	--contenders) contenders=$2; shift ;;
 	--out) out=$2; shift ;;
 	--report) report=$2; shift ;;
-	-h | --help) sed -n '3,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	--rejudge) rejudge_dir=$2; shift ;;
+	-h | --help) sed -n '3,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "thrash-grid.sh: unknown argument $1" >&2; exit 2 ;;
 	esac
 	shift
@@ -43,10 +46,11 @@ tools=$top/build/tools oomguard=${OOMGUARD_BIN:-$top/oomguard}
 for b in "$tools/thrasher" "$tools/mem_eater" "$tools/writer" "$oomguard"; do
 	[ -x "$b" ] || { echo "thrash-grid.sh: $b is missing (make bench builds it)" >&2; exit 1; }
 done
+[ -n "$rejudge_dir" ] && out=$rejudge_dir
 [ -z "$out" ] && out=$top/build/bench/thrash-$(date -u +%Y%m%dT%H%M%SZ)-$profile
 mkdir -p "$out/files"
 results=$out/results.tsv
-printf 'kind\trate\tover\tanon\tmode\tcontender\tlimit_mib\tfile_mib\tanon_mib\tonset_ms\tkill_ms\toutcome\n' >"$results"
+[ -n "$rejudge_dir" ] || printf 'kind\trate\tover\tanon\tmode\tcontender\tlimit_mib\tfile_mib\tanon_mib\tonset_ms\tkill_ms\toutcome\tdied_ms\n' >"$results"
 MIB=$((1 << 20))
 OVERHEAD_MIB=0   # none assumed: the group's own share (page tables, buffers) only adds to OVER
 COLD_S=12        # a cold pass takes about this long at a throttled rate
@@ -184,40 +188,61 @@ run_cell() {
 	tail -n1 "$results" | tr '\t' ' '
 }
 
-# judge KIND DIR: "onset_ms kill_ms outcome" (times from the start of the workload; - where none).
+# judge KIND DIR: "onset_ms kill_ms outcome died_ms" (times from the start of the workload; -
+# where none). kill_ms is when the kill was sent where the contender says so to the millisecond
+# (oomguard's log line, stamped on arrival), else when the task was seen dead; died_ms is the
+# latter (a task killed while it waits for a throttled read dies when the read completes: up to
+# a read-ahead batch's time on the disk later).
 #   thrash: caught (killed within GRACE_MS of the first pass's end), late (killed after that),
 #           missed (alive at the end), early (killed in the cold pass), fits (its second pass
 #           took under a quarter of the first: the file stayed cached, no thrash; a cell to
 #           resize), none (the first pass never ended)
 #   others: ok (no kill), false (a task was killed)
 judge() {
-	local kind=$1 dir=$2 start onset="-" kill="-"
+	local kind=$1 dir=$2 start onset="-" kill="" died="" rel
 	start=$(awk '$2 == "start" { print $1; exit }' "$dir/events.log" 2>/dev/null)
-	[ -n "$start" ] || { echo "- - error"; return; }
+	[ -n "$start" ] || { echo "- - error -"; return; }
 	# a workload task that died of a signal (128 + n) other than at the end
-	kill=$(awk '$2 == "exit" && $4 > 128 { print $1; exit }' "$dir/events.log")
+	died=$(awk '$2 == "exit" && $4 > 128 { print $1; exit }' "$dir/events.log")
+	[ -n "$died" ] && kill=$(awk '/ kill scope=/ { print substr($1, 1, length($1) - 3); exit }' \
+		"$dir/daemon.log" 2>/dev/null)
+	kill=${kill:-$died}
+	rel=$([ -n "$died" ] && echo $((died - start)) || echo -)
 	if [ "$kind" = thrash ]; then
 		onset=$(awk '$1 == "pass" && $2 == 1 { sub("real_ms=", "", $4); print $4; exit }' \
 			"$dir/w1.out" 2>/dev/null)
 		if [ -z "$onset" ]; then
-			[ -n "$kill" ] && echo "- $((kill - start)) early" || echo "- - none"
+			[ -n "$kill" ] && echo "- $((kill - start)) early $rel" || echo "- - none -"
 		elif [ -z "$kill" ] && awk -v s="$start" '$1 == "pass" && $2 == 2 {
 				sub("real_ms=", "", $4); p2 = $4 } $1 == "pass" && $2 == 1 {
 				sub("real_ms=", "", $4); p1 = $4 }
 				END { exit !(p2 && (p2 - p1) * 4 < p1 - s) }' "$dir/w1.out"; then
-			echo "$((onset - start)) - fits"
+			echo "$((onset - start)) - fits -"
 		elif [ -z "$kill" ]; then
-			echo "$((onset - start)) - missed"
+			echo "$((onset - start)) - missed -"
 		elif [ "$kill" -lt "$onset" ]; then
-			echo "$((onset - start)) $((kill - start)) early"
+			echo "$((onset - start)) $((kill - start)) early $rel"
 		elif [ $((kill - onset)) -le $GRACE_MS ]; then
-			echo "$((onset - start)) $((kill - start)) caught"
+			echo "$((onset - start)) $((kill - start)) caught $rel"
 		else
-			echo "$((onset - start)) $((kill - start)) late"
+			echo "$((onset - start)) $((kill - start)) late $rel"
 		fi
 	else
-		[ -n "$kill" ] && echo "- $((kill - start)) false" || echo "- - ok"
+		[ -n "$kill" ] && echo "- $((kill - start)) false $rel" || echo "- - ok -"
 	fi
+}
+
+# rejudge: results.tsv judged again from the cells' logs (after a change of judge()).
+rejudge() {
+	local tmp=$results.new
+	head -n 1 "$results" >"$tmp"
+	tail -n +2 "$results" | tr ' ' '\t' |
+		while IFS=$'\t' read -r kind rate over anon mode who lim file anonm _; do
+			printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$kind" "$rate" "$over" \
+				"$anon" "$mode" "$who" "$lim" "$file" "$anonm" \
+				"$(judge "$kind" "$out/$kind-r$rate-o$over-a$anon-$mode/$who" | tr ' ' '\t')"
+		done >>"$tmp"
+	mv "$tmp" "$results"
 }
 
 # The cells. Each line: KIND RATE OVER ANON MODE CONTENDERS ("all" or "oomguard").
@@ -261,6 +286,10 @@ cells() {
 	echo "build 0 0 0 read all"
 }
 
+if [ -n "$rejudge_dir" ]; then
+	rejudge
+	exec bench/thrash-report.sh "$out" "$report"
+fi
 IFS=, read -r -a who_list <<<"$contenders"
 ok_list=()
 for who in "${who_list[@]}"; do

@@ -70,7 +70,11 @@ done
 	echo "onset; **late**: killed after that; **missed**: alive at the end of the cell (onset + at"
 	echo "least 20 s); **early**: killed during the cold pass (a false kill); **fits**: the second pass"
 	echo "took under a quarter of the first, so the file stayed cached and nothing thrashed (the cell"
-	echo "is too small to overflow: not counted either way)."
+	echo "is too small to overflow: not counted either way). The time of a kill is when it was sent"
+	echo "where the contender logs it to the millisecond (oomguard), else when the driver saw the"
+	echo "task dead; **died ms** is always the latter: a task killed while it waits for a throttled"
+	echo "read dies when the read completes, up to a read-ahead batch's time on the disk later (its"
+	echo "memory is freed at the kill by oomguard's reaper, not at its death)."
 	echo
 	echo "## Caught cells, per contender (lower time is better; more caught is better)"
 	echo
@@ -126,7 +130,8 @@ done
 	echo
 	echo "## Every cell"
 	echo
-	echo "| kind | MiB/s | over % | anon % | read by | contender | limit MiB | file MiB | anon MiB | onset ms | kill ms | outcome |"
-	echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
-	awk -F'\t' 'NR > 1 { $2 = $2 == 0 ? "unthrottled" : $2; printf "|"; for (i = 1; i <= 12; i++) printf " %s |", $i; print "" }' "$res"
+	echo "| kind | MiB/s | over % | anon % | read by | contender | limit MiB | file MiB | anon MiB | onset ms | kill ms | outcome | died ms |"
+	echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+	awk -F'\t' 'NR > 1 { $2 = $2 == 0 ? "unthrottled" : $2; printf "|"
+		for (i = 1; i <= 13; i++) printf " %s |", ($i == "" ? "-" : $i); print "" }' "$res"
 } >"$report"
