@@ -94,15 +94,50 @@ test_thrash_machine() {
 	verdict $name "$why"
 }
 
+# A stream is not thrashing: a fresh 640 MiB file (ten times the group) read once at 64 MB/s
+# beside 32 MiB of anon in a 64 MiB v2 group: oomguard kills nothing.
+test_stream_v2() {
+	name=daemon-stream-v2
+	why=""
+	cg=$(cg_new oomguard-test-stream) || { fail $name "cannot create a cgroup"; return; }
+	echo 64M >"$cg/memory.max"
+	if ! echo "$(disk_dev) rbps=67108864" >"$cg/io.max"; then
+		skip $name "no io.max here"
+		cg_del "$cg"
+		return
+	fi
+	thrash_file 640
+	: >"$OG_LOG"
+	og_start --cgroup "$cg" || { fail $name "oomguard run exited at once"; cg_del "$cg"; return; }
+	rm -rf "$READY" && mkdir -p "$READY"
+	spawn "$cg" vm_eater 32 "$READY"
+	eater=$!
+	wait_ready $eater 60 || why="$why the eater did not start;"
+	t0=$(now_cs)
+	spawn "$cg" dd if="$VM_DISK/thrash" of=/dev/null bs=1M
+	reader=$!
+	wait_exit $reader 120
+	rc=$?
+	[ $rc = 0 ] || why="$why the stream ended with $rc;"
+	[ -d "/proc/$eater" ] || why="$why the eater was killed;"
+	grep -q " kill scope=" "$OG_LOG" && why="$why oomguard killed: $(grep ' kill scope=' "$OG_LOG" | head -n 1);"
+	og_stop
+	info "$name: 640 MiB read in $(secs $(($(now_cs) - t0))) s, memory.events:" \
+		"$(tr '\n' ' ' <"$cg/memory.events")"
+	cg_del "$cg"
+	verdict $name "$why"
+}
+
 if ! og_built; then
-	for t in daemon-thrash-v2 daemon-thrash-machine; do
+	for t in daemon-thrash-v2 daemon-stream-v2 daemon-thrash-machine; do
 		skip $t "daemon not built"
 	done
 elif [ -z "${VM_DISK:-}" ]; then
-	for t in daemon-thrash-v2 daemon-thrash-machine; do
+	for t in daemon-thrash-v2 daemon-stream-v2 daemon-thrash-machine; do
 		skip $t "no scratch disk"
 	done
 else
 	test_thrash_v2
+	test_stream_v2
 	test_thrash_machine
 fi
