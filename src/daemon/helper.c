@@ -342,7 +342,9 @@ static void on_metrics(struct helper_state *st, const struct helper_msg *m, int 
 	}
 	snprintf(st->kinds[i], sizeof(st->kinds[i]), "%s", m->kind);
 	st->m[i] = m->u.m;
-	if (sys->poll(&p, 1, 0) == 0) /* the last of the batch: the file once, not per scope */
+	/* The last of the batch (nothing more to read; a hang-up is no more records): the file
+	 * once, not per scope. */
+	if (sys->poll(&p, 1, 0) <= 0 || !(p.revents & POLLIN))
 		write_metrics(st);
 }
 

@@ -137,7 +137,9 @@ int helper_run(const char *what, char *const argv[], char *const envp[],
 		log_msg(LOG_PRIO_WARNING, "%s pid=%d: still running after %u ms: killed", what, pid,
 			timeout_msec);
 	}
-	r = sys->waitid(P_PIDFD, (id_t)pidfd, &info, WEXITED);
+	r = -EINTR;
+	for (int i = 0; i < SYS_EINTR_RETRIES && r == -EINTR; i++)
+		r = sys->waitid(P_PIDFD, (id_t)pidfd, &info, WEXITED);
 	if (sys->read(err[0], &exec_err, sizeof(exec_err)) == sizeof(exec_err) && exec_err < 0) {
 		log_msg(LOG_PRIO_ERR, "%s: cannot run %s: %s", what, argv[0],
 			sys_errno_name(exec_err));
