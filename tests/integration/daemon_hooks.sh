@@ -86,7 +86,8 @@ grep -q '^OOMGUARD_RSS_KIB=[1-9]' <<<"$pre" || fail "pre-kill: no RSS: $pre"
 for want in "OOMGUARD_EVENT=post_kill" "OOMGUARD_PID=$eater" "OOMGUARD_UID=0" \
 	"OOMGUARD_CGROUP=$cgroup" "OOMGUARD_RESULT=" "OOMGUARD_FREED_KIB=[1-9]" \
 	"OOMGUARD_KILL_TO_FREED_USEC=[0-9]" "OOMGUARD_DETECT_TO_KILL_USEC=[0-9]"; do
-	grep -q "^$want" "$tmp/post.env" || fail "post-kill environment lacks $want: $(cat "$tmp/post.env")"
+	grep -q "^$want" "$tmp/post.env" ||
+		fail "post-kill environment lacks $want: $(cat "$tmp/post.env")"
 done
 
 # The signal and its fields, in order: pid, comm, uid, scope, cgroup, reason, freed bytes.
