@@ -229,14 +229,25 @@ static int set_command(char *dst, const char *v)
 }
 
 /*
- * The keys of the helper's work (hooks, announcements, metrics). Return: 1 when @key is none
- * of them, else 0 or -EINVAL.
+ * The keys of what a kill does beyond the signal (its unit, a grace, the oomd xattrs) and of
+ * the helper's work (hooks, announcements, metrics). Return: 1 when @key is none of them, else
+ * 0 or -EINVAL.
  */
-static int set_helper_key(struct config *c, const char *key, const char *value)
+static int set_kill_key(struct config *c, const char *key, const char *value)
 {
 	uint64_t u;
 	int r;
 
+	if (!strcmp(key, "kill_cgroup"))
+		return parse_bool(value, &c->kill_cgroup);
+	if (!strcmp(key, "oomd_xattrs"))
+		return parse_bool(value, &c->oomd_xattrs);
+	if (!strcmp(key, "term_grace_msec")) {
+		r = parse_uint(value, 0, CONFIG_TERM_GRACE_MSEC_MAX, &u);
+		if (!r)
+			c->term_grace_msec = (unsigned int)u;
+		return r;
+	}
 	if (!strcmp(key, "pre_kill_hook"))
 		return set_command(c->pre_kill_hook, value);
 	if (!strcmp(key, "post_kill_hook"))
@@ -332,19 +343,11 @@ int config_set_named(struct config *c, const char *key, const char *name, const 
 			return -EINVAL;
 		}
 		r = add_rule(c, config_rule_key(key), value);
-	} else if (!strcmp(key, "kill_cgroup")) {
-		r = parse_bool(value, &c->kill_cgroup);
-	} else if (!strcmp(key, "term_grace_msec")) {
-		r = parse_uint(value, 0, CONFIG_TERM_GRACE_MSEC_MAX, &u);
-		if (!r)
-			c->term_grace_msec = (unsigned int)u;
-	} else if (!strcmp(key, "oomd_xattrs")) {
-		r = parse_bool(value, &c->oomd_xattrs);
 	} else if (!strcmp(key, "log_level")) {
 		r = parse_level(value, &c->log_level);
 	} else if (!strcmp(key, "root")) {
 		r = copy_str(c->root, sizeof(c->root), value);
-	} else if ((r = set_helper_key(c, key, value)) <= 0) {
+	} else if ((r = set_kill_key(c, key, value)) <= 0) {
 		/* set, or refused */
 	} else {
 		snprintf(err, errsize, "unknown key '%s'", key);
