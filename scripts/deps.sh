@@ -5,7 +5,10 @@
 set -eu
 case "${1:-build}" in
 # groff-base: tests/cli/man.sh formats the manual pages.
-build) pkgs="gcc make pkg-config libc6-dev musl-tools libcmocka-dev libinih-dev groff-base" ;;
+# dbus-daemon, dbus-bin, python3-prometheus-client: tests/integration/daemon_hooks.sh (a private
+# bus and dbus-monitor for the kill signal; the metrics file read by a real parser).
+build) pkgs="gcc make pkg-config libc6-dev musl-tools libcmocka-dev libinih-dev groff-base"
+	pkgs="$pkgs dbus-daemon dbus-bin python3-prometheus-client" ;;
 bench) pkgs="gnuplot-nox earlyoom nohang lxcfs util-linux procps" ;;
 vm) pkgs="qemu-system-x86 linux-image-cloud-amd64 busybox-static cpio gzip e2fsprogs kmod coreutils gcc libc6-dev libinih-dev" ;;
 # libFuzzer's runtime is in libclang-rt-dev, which clang only recommends (not installed here).

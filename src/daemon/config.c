@@ -25,6 +25,7 @@ void config_defaults(struct config *c)
 	c->refault_min_pages = PROGRESS_REFAULT_MIN_PAGES;
 	c->log_level = LOG_PRIO_INFO;
 	c->oomd_xattrs = true;
+	c->hook_timeout_msec = CONFIG_HOOK_TIMEOUT_MSEC_DEFAULT;
 }
 
 static int parse_bool(const char *v, bool *ret)
@@ -112,6 +113,16 @@ void config_valid(const char *key, char *buf, size_t size)
 	    {"protect_exe", "an absolute path, at most " STR(CONFIG_REGEX_MAX_LEN) " bytes"},
 	    {"log_level", "error, warning, notice, info, debug"},
 	    {"root", "a directory, at most " STR(CONFIG_PATH_MAX_LEN) " bytes"},
+	    {"pre_kill_hook", "an absolute path and its arguments, at most " STR(
+				  CONFIG_PATH_MAX_LEN) " bytes"},
+	    {"post_kill_hook", "an absolute path and its arguments, at most " STR(
+				   CONFIG_PATH_MAX_LEN) " bytes"},
+	    {"pre_kill_wait_msec", "a number in 0.." STR(CONFIG_PRE_KILL_WAIT_MSEC_MAX)},
+	    {"hook_timeout_msec", "a number in " STR(CONFIG_HOOK_TIMEOUT_MSEC_MIN) ".." STR(
+				      CONFIG_HOOK_TIMEOUT_MSEC_MAX)},
+	    {"dbus_address", "a D-Bus address (unix:path=...), at most " STR(
+				 CONFIG_PATH_MAX_LEN) " bytes"},
+	    {"metrics_textfile_dir", "an absolute path, at most " STR(CONFIG_PATH_MAX_LEN) " bytes"},
 	};
 
 	if (!strcmp(key, "refault_min_pages")) {
@@ -211,6 +222,63 @@ static int add_rule(struct config *c, int k, const char *value)
 	return 0;
 }
 
+/* A hook's command: an absolute path, then its arguments (split at spaces, no shell). */
+static int set_command(char *dst, const char *v)
+{
+	return v[0] && v[0] != '/' ? -EINVAL : copy_str(dst, CONFIG_PATH_MAX, v);
+}
+
+/*
+ * The keys of what a kill does beyond the signal (its unit, a grace, the oomd xattrs) and of
+ * the helper's work (hooks, announcements, metrics). Return: 1 when @key is none of them, else
+ * 0 or -EINVAL.
+ */
+static int set_kill_key(struct config *c, const char *key, const char *value)
+{
+	uint64_t u;
+	int r;
+
+	if (!strcmp(key, "kill_cgroup"))
+		return parse_bool(value, &c->kill_cgroup);
+	if (!strcmp(key, "oomd_xattrs"))
+		return parse_bool(value, &c->oomd_xattrs);
+	if (!strcmp(key, "term_grace_msec")) {
+		r = parse_uint(value, 0, CONFIG_TERM_GRACE_MSEC_MAX, &u);
+		if (!r)
+			c->term_grace_msec = (unsigned int)u;
+		return r;
+	}
+	if (!strcmp(key, "pre_kill_hook"))
+		return set_command(c->pre_kill_hook, value);
+	if (!strcmp(key, "post_kill_hook"))
+		return set_command(c->post_kill_hook, value);
+	if (!strcmp(key, "pre_kill_veto"))
+		return parse_bool(value, &c->pre_kill_veto);
+	if (!strcmp(key, "dbus_signal"))
+		return parse_bool(value, &c->dbus_signal);
+	if (!strcmp(key, "desktop_notify"))
+		return parse_bool(value, &c->desktop_notify);
+	if (!strcmp(key, "dbus_address"))
+		return copy_str(c->dbus_address, sizeof(c->dbus_address), value);
+	if (!strcmp(key, "metrics_textfile_dir"))
+		return value[0] && value[0] != '/'
+			   ? -EINVAL
+			   : copy_str(c->metrics_dir, sizeof(c->metrics_dir), value);
+	if (!strcmp(key, "pre_kill_wait_msec")) {
+		r = parse_uint(value, 0, CONFIG_PRE_KILL_WAIT_MSEC_MAX, &u);
+		if (!r)
+			c->pre_kill_wait_msec = (unsigned int)u;
+		return r;
+	}
+	if (!strcmp(key, "hook_timeout_msec")) {
+		r = parse_uint(value, CONFIG_HOOK_TIMEOUT_MSEC_MIN, CONFIG_HOOK_TIMEOUT_MSEC_MAX, &u);
+		if (!r)
+			c->hook_timeout_msec = (unsigned int)u;
+		return r;
+	}
+	return 1;
+}
+
 int config_set(struct config *c, const char *key, const char *value, char *err, size_t errsize)
 {
 	return config_set_named(c, key, key, value, err, errsize);
@@ -275,18 +343,12 @@ int config_set_named(struct config *c, const char *key, const char *name, const 
 			return -EINVAL;
 		}
 		r = add_rule(c, config_rule_key(key), value);
-	} else if (!strcmp(key, "kill_cgroup")) {
-		r = parse_bool(value, &c->kill_cgroup);
-	} else if (!strcmp(key, "term_grace_msec")) {
-		r = parse_uint(value, 0, CONFIG_TERM_GRACE_MSEC_MAX, &u);
-		if (!r)
-			c->term_grace_msec = (unsigned int)u;
-	} else if (!strcmp(key, "oomd_xattrs")) {
-		r = parse_bool(value, &c->oomd_xattrs);
 	} else if (!strcmp(key, "log_level")) {
 		r = parse_level(value, &c->log_level);
 	} else if (!strcmp(key, "root")) {
 		r = copy_str(c->root, sizeof(c->root), value);
+	} else if ((r = set_kill_key(c, key, value)) <= 0) {
+		/* set, or refused */
 	} else {
 		snprintf(err, errsize, "unknown key '%s'", key);
 		return -EINVAL;

@@ -49,6 +49,16 @@ _Static_assert(CONFIG_COMM_MAX_LEN + 1 == CONFIG_COMM_LEN, "comm length");
 _Static_assert(CONFIG_REGEX_MAX_LEN + 1 == CONFIG_REGEX_MAX, "regex length");
 /* The longest SIGTERM grace before SIGKILL: a scope out of memory cannot wait long. */
 #define CONFIG_TERM_GRACE_MSEC_MAX 10000
+/*
+ * Hooks (helper.h). A kill waits for a pre-kill hook at most this long: the scope is out of
+ * memory while it waits. A hook, or an announcer, runs at most hook_timeout_msec (default 10 s:
+ * a script that logs or pages someone; a hung one is killed then); at least 100 ms, at most 10
+ * min.
+ */
+#define CONFIG_PRE_KILL_WAIT_MSEC_MAX    10000
+#define CONFIG_HOOK_TIMEOUT_MSEC_DEFAULT 10000
+#define CONFIG_HOOK_TIMEOUT_MSEC_MIN     100
+#define CONFIG_HOOK_TIMEOUT_MSEC_MAX     600000
 /* Rules that choose victims by what a process is (prefer, avoid, protect), all kinds together. */
 #define CONFIG_MAX_RULES 32
 
@@ -98,6 +108,15 @@ struct config {
 	size_t nr_rules;
 	bool kill_cgroup;	     /* kill the victim's whole cgroup with it (unit.h) */
 	unsigned int term_grace_msec; /* SIGTERM first, SIGKILL this long after (0: SIGKILL) */
+	/* The helper's work (helper.h): a command before and after each kill, a D-Bus signal,
+	 * desktop notifications, the metrics file. */
+	char pre_kill_hook[CONFIG_PATH_MAX], post_kill_hook[CONFIG_PATH_MAX];
+	unsigned int pre_kill_wait_msec; /* the kill waits this long for the pre-kill hook */
+	bool pre_kill_veto;		 /* its non-zero exit, within that wait, vetoes the kill */
+	unsigned int hook_timeout_msec;
+	bool dbus_signal, desktop_notify;
+	char dbus_address[CONFIG_PATH_MAX]; /* "": the system bus */
+	char metrics_dir[CONFIG_PATH_MAX];  /* node_exporter's textfile directory; "": none */
 	bool oomd_xattrs; /* honour systemd's user.oomd_avoid / user.oomd_omit on root's cgroups */
 	int log_level;
 	bool json;                  /* status: --json (command line only) */

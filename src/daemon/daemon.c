@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "daemon/log.h"
+#include "daemon/report.h"
 #include "linux/sys.h"
 
 volatile sig_atomic_t daemon_stop_requested, daemon_reload_requested;
@@ -22,6 +23,7 @@ void daemon_init(struct daemon *d, int argc, char **argv)
 	d->reaper.report_rd = d->reaper.report_wr = -1; /* not started yet */
 	event_state_init(&d->ev);
 	notify_init(&d->notify);
+	helper_init(&d->helper);
 }
 
 int daemon_setup_scopes(struct daemon *d, char *err, size_t errsize)
@@ -195,6 +197,7 @@ void daemon_round(struct daemon *d)
 				s->name, (unsigned long long)(now - s->kill_pending_usec) / 1000);
 			s->kill_pending = false;
 		}
+		report_round(s, s->oom && !s->kill_pending && !term);
 		if (s->kill_pending || term)
 			continue;
 		if (s->oom)
@@ -209,6 +212,8 @@ void daemon_teardown(struct daemon *d)
 	reaper_stop(&d->reaper);
 	daemon_handle_reports(d); /* the reap that was in progress */
 	reaper_release(&d->reaper);
+	report_metrics(d, 0, true); /* the last counts into the file */
+	helper_stop(&d->helper);
 	events_stop(d);
 	events_close(&d->ev);
 	tasks_close(&d->tasks);

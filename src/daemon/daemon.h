@@ -14,6 +14,7 @@
 
 #include "daemon/config.h"
 #include "daemon/events.h"
+#include "daemon/helper.h"
 #include "daemon/kill.h"
 #include "daemon/notify.h"
 #include "daemon/reaper.h"
@@ -54,6 +55,7 @@ struct daemon {
 	unsigned long rounds, kills, dry_run_kills;
 	int exit_code; /* what daemon_run() returns once stopped: 0, or EXIT_RUNTIME */
 	struct notify notify;
+	struct helper helper; /* the helper process: hooks, announcements, metrics */
 	struct verdict_note last_verdict;
 	unsigned long said_serial;
 	size_t said_waiting;

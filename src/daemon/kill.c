@@ -9,6 +9,8 @@
 
 #include "daemon/daemon.h"
 #include "daemon/log.h"
+#include "daemon/match.h"
+#include "daemon/report.h"
 #include "daemon/unit.h"
 #include "linux/sys.h"
 
@@ -32,6 +34,8 @@ struct kill_ctx {
 	uint64_t detect_usec;       /* when the verdict was read */
 	const struct kill_unit *unit; /* what dies with it */
 	bool grace;                 /* SIGTERM first when term_grace_msec asks (not at its end) */
+	int64_t uid;                /* the victim's, -1: not read; for the helper */
+	const char *cgroup;         /* likewise, NULL: not read */
 };
 
 void log_decision(const struct scope *s, int prio, const char *what)
@@ -136,6 +140,23 @@ static bool send_term(struct daemon *d, struct scope *s, const struct kill_ctx *
 	return true;
 }
 
+/* The pre-kill hook (helper.h) told of the victim; true when it vetoed the kill. */
+static bool vetoed(struct daemon *d, struct scope *s, const struct kill_ctx *k)
+{
+	char comm[ESCAPED_COMM_LEN];
+	int veto = report_pre_kill(d, s, k->victim, k->points, k->uid, k->cgroup ? k->cgroup : "",
+				   k->detect_usec);
+
+	if (!veto)
+		return false;
+	escape_comm(k->victim->comm, comm, sizeof(comm));
+	log_msg(LOG_PRIO_NOTICE, "kill vetoed by the pre-kill hook scope=%s pid=%d comm=%s exit=%d",
+		s->name, k->victim->pid, comm, veto);
+	note_verdict(d, s, "vetoed by the pre-kill hook", k->victim);
+	scope_oom_progress(s); /* asked again after another MAX_RECLAIM_RETRIES rounds */
+	return true;
+}
+
 /*
  * SIGKILL @k->victim through @pidfd (which pins it and whose identity was confirmed; owned: it is
  * closed, or a dup goes to the reaper) and hand it to the reaper, then its unit. With
@@ -164,6 +185,10 @@ static int signal_and_hand(struct daemon *d, struct scope *s, const struct kill_
 		scope_oom_progress(s);
 		return 0;
 	}
+	if (k->grace && vetoed(d, s, k)) {
+		sys->close(pidfd);
+		return -ECANCELED;
+	}
 	if (k->grace && d->cfg.term_grace_msec && send_term(d, s, k, pidfd))
 		return 0;
 	memset(&req, 0, sizeof(req));
@@ -187,6 +212,8 @@ static int signal_and_hand(struct daemon *d, struct scope *s, const struct kill_
 		return r;
 	}
 	d->kills++;
+	s->metrics.kills++;
+	metrics_observe(&s->metrics.detect_to_kill, req.kill_usec - k->detect_usec);
 	note_verdict(d, s, "killed", victim);
 	victim_record(&d->victims, victim->pid, victim->start_time, req.kill_usec);
 	/* The reaper first (it takes the pidfd): a log write may itself wait for memory. */
@@ -213,7 +240,7 @@ bool term_pending(struct daemon *d, struct scope *s, uint64_t now)
 {
 	struct term_pending *t = &s->term;
 	struct kill_ctx k = {&t->task, t->points, t->usage_before_bytes, t->detect_usec, &t->unit,
-			     false};
+			     false, -1, NULL};
 	char comm[ESCAPED_COMM_LEN];
 	int pidfd = t->pidfd;
 
@@ -259,7 +286,7 @@ static int open_confirmed(struct daemon *d, const struct scope *s, const struct 
 int daemon_kill(struct daemon *d, struct scope *s, const struct oom_task *victim, long points,
 		uint64_t detect_usec, const struct kill_unit *unit)
 {
-	struct kill_ctx k = {victim, points, 0, detect_usec, unit, true};
+	struct kill_ctx k = {victim, points, 0, detect_usec, unit, true, -1, NULL};
 	char comm[ESCAPED_COMM_LEN];
 	int pidfd;
 
@@ -291,6 +318,26 @@ void candidate_drop(struct scope *s)
 	if (s->cand.pidfd >= 0)
 		sys->close(s->cand.pidfd);
 	s->cand.pidfd = -1;
+}
+
+/* The candidate's uid and cgroup, for the helper's hooks and announcements only: read while
+ * choosing ahead (the kill path reads nothing). */
+static void candidate_identify(struct daemon *d, const struct scope *s, struct candidate *c)
+{
+	static struct proc_attrs a; /* 2 KiB: the loop's, not the stack's */
+
+	c->uid = -1;
+	c->cgroup[0] = '\0';
+	if (d->helper.to_fd < 0)
+		return;
+	memset(&a, 0, sizeof(a));
+	match_read(s->root, d->tasks.mounts, c->task.pid,
+		   MATCH_NEED(MATCH_UID) | MATCH_NEED(MATCH_CGROUP), d->scratch, sizeof(d->scratch),
+		   &a);
+	if (a.have & MATCH_NEED(MATCH_UID))
+		c->uid = a.uid;
+	if (a.have & MATCH_NEED(MATCH_CGROUP))
+		snprintf(c->cgroup, sizeof(c->cgroup), "%s", a.cgroup);
 }
 
 int daemon_arm(struct daemon *d, struct scope *s, uint64_t now)
@@ -335,6 +382,7 @@ int daemon_arm(struct daemon *d, struct scope *s, uint64_t now)
 	c->time_usec = now;
 	unit_find(s, d->tasks.mounts, d->cfg.kill_cgroup, t->pid, d->self_pid, d->scratch,
 		  sizeof(d->scratch), &c->unit);
+	candidate_identify(d, s, c);
 	return 0;
 }
 
@@ -361,7 +409,7 @@ static void log_listing_limits(const struct daemon *d, const struct scope *s)
 static bool act_armed(struct daemon *d, struct scope *s, uint64_t detect_usec)
 {
 	struct candidate *c = &s->cand;
-	struct kill_ctx k = {&c->task, c->points, 0, detect_usec, &c->unit, true};
+	struct kill_ctx k = {&c->task, c->points, 0, detect_usec, &c->unit, true, c->uid, c->cgroup};
 	int pidfd, adj, r;
 
 	if (c->pidfd < 0 || detect_usec - c->time_usec > CANDIDATE_MAX_AGE_USEC)
@@ -380,6 +428,8 @@ static bool act_armed(struct daemon *d, struct scope *s, uint64_t detect_usec)
 	r = signal_and_hand(d, s, &k, pidfd);
 	if (r == -ESRCH)
 		return false; /* gone since it was chosen: choose again now */
+	if (r == -ECANCELED)
+		return true; /* vetoed */
 	log_decision(s, LOG_PRIO_NOTICE, "oom");
 	return true;
 }
@@ -508,6 +558,7 @@ void daemon_handle_reports(struct daemon *d)
 			(unsigned long long)(rep.kill_usec - rep.detect_usec),
 			(unsigned long long)rep.kill_to_freed_usec, rep.err ? " last_error=" : "",
 			rep.err ? sys_errno_name(rep.err) : "");
+		report_killed(d, &rep);
 	}
 }
 

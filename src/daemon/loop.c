@@ -10,6 +10,7 @@
 #include "daemon/log.h"
 #include "daemon/options.h"
 #include "daemon/protect.h"
+#include "daemon/report.h"
 #include "linux/sys.h"
 
 static void on_signal(int sig)
@@ -117,6 +118,24 @@ static void say_status(struct daemon *d, const char *extra)
 	notify_status(&d->notify, extra, text);
 }
 
+/* The helper reads the new config too; one wanted now but not started cannot be forked now
+ * (the daemon has threads and locked memory): a restart starts it. */
+static void reload_helper(struct daemon *d)
+{
+	struct helper_msg m;
+
+	if (d->helper.to_fd < 0) {
+		if (helper_wanted(&d->cfg))
+			log_msg(LOG_PRIO_WARNING, "reload: hooks, announcements and metrics need "
+						  "the helper, started at start-up only: restart");
+		return;
+	}
+	memset(&m, 0, sizeof(m));
+	m.type = HELPER_RELOAD;
+	helper_send(&d->helper, &m);
+	d->helper.next_metrics_usec = 0; /* the scopes as they are now, at the next round */
+}
+
 /* SIGHUP: a bad config keeps the old one; a new scope list is set up afresh. */
 static void reload_config(struct daemon *d)
 {
@@ -159,6 +178,7 @@ static void reload_config(struct daemon *d)
 	}
 	log_max_prio = d->cfg.log_level;
 	reaper_set_reap(&d->reaper, d->cfg.reap);
+	reload_helper(d);
 	log_msg(LOG_PRIO_NOTICE, "config reloaded: %zu scopes, interval %u ms%s", d->nr_scopes,
 		d->cfg.interval_msec, d->cfg.dry_run ? ", dry run" : "");
 }
@@ -180,6 +200,14 @@ static void log_started(const struct daemon *d)
 	log_msg(LOG_PRIO_NOTICE, "started: %zu scopes, interval %u ms, reaping %s%s", d->nr_scopes,
 		d->cfg.interval_msec, d->cfg.reap ? "on" : "off",
 		d->cfg.dry_run ? ", dry run" : "");
+	if (d->helper.pid)
+		log_msg(LOG_PRIO_INFO, "helper pid=%d:%s%s%s%s%s%s", (int)d->helper.pid,
+			d->cfg.pre_kill_hook[0] ? " pre-kill hook" : "",
+			d->cfg.pre_kill_hook[0] && d->cfg.pre_kill_wait_msec ? " (waited for)" : "",
+			d->cfg.post_kill_hook[0] ? " post-kill hook" : "",
+			d->cfg.dbus_signal ? " D-Bus signal" : "",
+			d->cfg.desktop_notify ? " desktop notifications" : "",
+			d->cfg.metrics_dir[0] ? " metrics" : "");
 	for (size_t i = 0; i < d->nr_scopes; i++) {
 		const struct scope *s = &d->scopes[i];
 
@@ -204,9 +232,15 @@ static int start(struct daemon *d)
 
 	log_max_prio = d->cfg.log_level;
 	d->self_pid = getpid();
+	/* First: the helper is forked while the daemon is one thread, before it opens its scopes'
+	 * files and locks its memory, so that it carries none of them. */
+	r = helper_start(&d->helper, &d->cfg, d->argc, d->argv);
+	if (r < 0)
+		log_errno(r, "cannot start the helper: no hooks, announcements or metrics");
 	r = daemon_setup_scopes(d, err, sizeof(err));
 	if (r < 0) {
 		log_msg(LOG_PRIO_ERR, "%s", err);
+		helper_stop(&d->helper);
 		/* A path that is no memory cgroup is the configuration's fault; a file of the
 		 * kernel that cannot be read is the machine's, which a restart may see mended. */
 		return r == -ENOTDIR || r == -ENAMETOOLONG ? EXIT_CONFIG : EXIT_RUNTIME;
@@ -242,6 +276,7 @@ static int start(struct daemon *d)
 	r = reaper_start(&d->reaper, d->cfg.reap);
 	if (r < 0) {
 		log_errno(r, "cannot start the reaper thread");
+		helper_stop(&d->helper);
 		return EXIT_RUNTIME;
 	}
 	/*
@@ -299,6 +334,7 @@ int daemon_run(struct daemon *d)
 			daemon_round(d);
 			next_round = now + d->cfg.interval_msec * 1000ull;
 			say_status(d, NULL);
+			report_metrics(d, now, false);
 		}
 	}
 	notify_send(&d->notify, "STOPPING=1");

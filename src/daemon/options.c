@@ -25,6 +25,15 @@ enum {
 	OPT_KILL_CGROUP,
 	OPT_TERM_GRACE,
 	OPT_TASKS,
+	OPT_PRE_KILL_HOOK,
+	OPT_POST_KILL_HOOK,
+	OPT_PRE_KILL_WAIT,
+	OPT_PRE_KILL_VETO,
+	OPT_HOOK_TIMEOUT,
+	OPT_DBUS_SIGNAL,
+	OPT_DBUS_ADDRESS,
+	OPT_DESKTOP_NOTIFY,
+	OPT_METRICS_DIR,
 };
 
 #define STR_(x) #x
@@ -112,6 +121,27 @@ static const struct option_desc options[] = {
     {"term-grace", required_argument, OPT_TERM_GRACE, "term_grace_msec", "MSEC",
      "SIGTERM the victim, SIGKILL it MSEC later unless it exited (0-" STR(
 	 CONFIG_TERM_GRACE_MSEC_MAX) "; default 0: SIGKILL at once)", FOR_RUN},
+    {"pre-kill-hook", required_argument, OPT_PRE_KILL_HOOK, "pre_kill_hook", "CMD",
+     "run CMD (an absolute path and arguments, no shell) before each kill", FOR_RUN},
+    {"pre-kill-wait", required_argument, OPT_PRE_KILL_WAIT, "pre_kill_wait_msec", "MSEC",
+     "the kill waits up to MSEC for the pre-kill hook (0-" STR(CONFIG_PRE_KILL_WAIT_MSEC_MAX)
+     "; default 0: it does not wait)", FOR_RUN},
+    {"pre-kill-veto", no_argument, OPT_PRE_KILL_VETO, "pre_kill_veto", NULL,
+     "a pre-kill hook that exits non-zero within that wait vetoes the kill", FOR_RUN},
+    {"post-kill-hook", required_argument, OPT_POST_KILL_HOOK, "post_kill_hook", "CMD",
+     "run CMD after each kill, once its memory is freed", FOR_RUN},
+    {"hook-timeout", required_argument, OPT_HOOK_TIMEOUT, "hook_timeout_msec", "MSEC",
+     "kill a hook still running after MSEC (default " STR(CONFIG_HOOK_TIMEOUT_MSEC_DEFAULT) ")",
+     FOR_RUN},
+    {"dbus-signal", no_argument, OPT_DBUS_SIGNAL, "dbus_signal", NULL,
+     "announce each kill with a D-Bus signal org.oomguard.Killed (dbus-send)", FOR_RUN},
+    {"dbus-address", required_argument, OPT_DBUS_ADDRESS, "dbus_address", "ADDRESS",
+     "the bus of that signal (default: the system bus)", FOR_RUN},
+    {"desktop-notify", no_argument, OPT_DESKTOP_NOTIFY, "desktop_notify", NULL,
+     "tell logged-in users of each kill (notify-send, as each user)", FOR_RUN},
+    {"metrics-textfile-dir", required_argument, OPT_METRICS_DIR, "metrics_textfile_dir", "DIR",
+     "write Prometheus metrics to DIR/oomguard.prom (node_exporter's textfile directory)",
+     FOR_RUN},
     {"log-level", required_argument, 'l', "log_level", "LEVEL",
      "error, warning, notice, info, debug", FOR_BOTH},
     {"root", required_argument, 'O', "root", "DIR",
@@ -302,7 +332,9 @@ int options_parse(struct config *c, int argc, char **argv, char *err, size_t err
 			cli_rules |= 1ull << config_rule_key(o->key);
 		}
 		snprintf(name, sizeof(name), "--%s", o->name);
-		if (config_set_named(c, o->key, name, optarg, err, errsize) < 0)
+		/* A flag that sets a truth key (--dbus-signal) sets it to yes. */
+		if (config_set_named(c, o->key, name, o->has_arg ? optarg : "yes", err,
+				     errsize) < 0)
 			return -EINVAL;
 	}
 	return config_finish(c, err, errsize);

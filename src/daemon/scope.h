@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "daemon/config.h"
+#include "daemon/metrics.h"
 #include "daemon/unit.h"
 #include "linux/cgroupfs.h"
 #include "linux/procfs.h"
@@ -129,6 +130,8 @@ struct candidate {
 	long points;
 	uint64_t time_usec;
 	struct kill_unit unit; /* what dies with it (unit.h) */
+	int64_t uid;	       /* its real uid, -1: not read (read only for the helper) */
+	char cgroup[CONFIG_PATH_MAX]; /* its cgroup, "": not read (likewise) */
 };
 
 /*
@@ -197,6 +200,7 @@ struct scope {
 	struct term_pending term;
 	bool kill_pending;
 	uint64_t kill_pending_usec; /* when that kill was made */
+	struct scope_metrics metrics; /* counted since set-up, for the metrics file (report.h) */
 	bool absent; /* a cgroup that does not exist (yet, or any more): waited for */
 	int read_err; /* the last acquire's error (0: read): logged when it changes */
 	/* machine: where zoneinfo and buddyinfo are read and parsed when the host's outgrow the

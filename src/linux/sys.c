@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/eventfd.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -196,6 +197,41 @@ static ssize_t real_getxattr(const char *path, const char *name, void *buf, size
 	return n < 0 ? -errno : n;
 }
 
+static pid_t real_fork(void)
+{
+	pid_t pid = fork();
+
+	return pid < 0 ? -errno : pid;
+}
+
+static int real_execve(const char *path, char *const argv[], char *const envp[])
+{
+	execve(path, argv, envp);
+	return -errno; /* only when it failed */
+}
+
+static int real_waitid(idtype_t idtype, id_t id, siginfo_t *ret_info, int options)
+{
+	return waitid(idtype, id, ret_info, options) < 0 ? -errno : 0;
+}
+
+static int real_prctl(int option, unsigned long arg)
+{
+	return prctl(option, arg, 0, 0, 0) < 0 ? -errno : 0;
+}
+
+static int real_dup2(int oldfd, int newfd)
+{
+	int fd = dup2(oldfd, newfd);
+
+	return fd < 0 ? -errno : fd;
+}
+
+static int real_renameat(int olddirfd, const char *oldpath, int newdirfd, const char *newpath)
+{
+	return renameat(olddirfd, oldpath, newdirfd, newpath) < 0 ? -errno : 0;
+}
+
 const struct sys_ops sys_ops_real = {
     .openat = real_openat,
     .read = real_read,
@@ -223,6 +259,12 @@ const struct sys_ops sys_ops_real = {
     .readlinkat = real_readlinkat,
     .fstatat = real_fstatat,
     .getxattr = real_getxattr,
+    .fork = real_fork,
+    .execve = real_execve,
+    .waitid = real_waitid,
+    .prctl = real_prctl,
+    .dup2 = real_dup2,
+    .renameat = real_renameat,
 };
 
 const struct sys_ops *sys = &sys_ops_real;

@@ -17,6 +17,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/types.h>
+#include <sys/wait.h>
 
 /* One entry of getdents64(2)'s buffer (the C library declares none for the raw call). */
 struct linux_dirent64 {
@@ -62,6 +63,13 @@ struct sys_ops {
 	ssize_t (*readlinkat)(int dirfd, const char *path, char *buf, size_t size);
 	int (*fstatat)(int dirfd, const char *path, struct stat *ret_st, int flags);
 	ssize_t (*getxattr)(const char *path, const char *name, void *buf, size_t size);
+	/* The helper process (helper.h): forked at start-up, it runs hooks and announcers. */
+	pid_t (*fork)(void);
+	int (*execve)(const char *path, char *const argv[], char *const envp[]);
+	int (*waitid)(idtype_t idtype, id_t id, siginfo_t *ret_info, int options);
+	int (*prctl)(int option, unsigned long arg); /* PR_SET_PDEATHSIG, PR_SET_NAME */
+	int (*dup2)(int oldfd, int newfd);
+	int (*renameat)(int olddirfd, const char *oldpath, int newdirfd, const char *newpath);
 };
 
 /* The table in use. Points at sys_ops_real unless a test swapped it. */

@@ -42,7 +42,9 @@
 #include <cmocka.h>
 
 #include "daemon/daemon.h"
+#include "daemon/helper.h"
 #include "daemon/log.h"
+#include "daemon/metrics.h"
 #include "daemon/options.h"
 #include "linux/sys.h"
 
@@ -64,6 +66,7 @@ static const char *const call_name[NR_CALLS] = {
 	NAME(epoll_create) NAME(epoll_ctl) NAME(epoll_wait) NAME(pipe2) NAME(fcntl)
 	NAME(send) NAME(socket) NAME(sendto) NAME(mlockall) NAME(sched_setscheduler_self)
 	NAME(getrlimit) NAME(setrlimit) NAME(readlinkat) NAME(fstatat) NAME(getxattr)
+	NAME(fork) NAME(execve) NAME(waitid) NAME(prctl) NAME(dup2) NAME(renameat)
 };
 /* clang-format on */
 
@@ -88,9 +91,30 @@ struct fault {
 #define ALWAYS    0
 #define NR_FAULTS 3
 
-static pthread_mutex_t fault_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct fault armed[NR_FAULTS];
-static unsigned int count[NR_CALLS], fired[NR_FAULTS];
+/* The faults' state, shared with the processes the helper forks (a fault of a hook's dup2 or
+ * execve fires in its child, between fork and exec): MAP_SHARED, its lock process-shared. */
+struct fault_state {
+	pthread_mutex_t lock;
+	struct fault armed[NR_FAULTS];
+	unsigned int count[NR_CALLS], fired[NR_FAULTS];
+};
+static struct fault_state *fs;
+#define fault_lock (fs->lock)
+#define armed	   (fs->armed)
+#define count	   (fs->count)
+#define fired	   (fs->fired)
+
+static void fault_state_init(void)
+{
+	pthread_mutexattr_t a;
+
+	fs = mmap(NULL, sizeof(*fs), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	assert_true(fs != MAP_FAILED);
+	pthread_mutexattr_init(&a);
+	pthread_mutexattr_setpshared(&a, PTHREAD_PROCESS_SHARED);
+	pthread_mutex_init(&fs->lock, &a);
+	pthread_mutexattr_destroy(&a);
+}
 static bool trace;
 
 /* What every row checks: closes of a closed descriptor, calls on others' processes. */
@@ -199,9 +223,17 @@ static int fake_close(int fd)
 	return err ? err : r;
 }
 
-/* One of this test's children, not waited for yet. */
+/* Processes the daemon's helper forked here (fake_fork): a hook, the helper itself. */
+#define MAX_SPAWNED 64
+static pid_t spawned[MAX_SPAWNED];
+static size_t nr_spawned;
+
+/* One of this test's children, not waited for yet, or one the code under test forked. */
 static bool ours(pid_t pid)
 {
+	for (size_t i = 0; pid > 0 && i < nr_spawned; i++)
+		if (spawned[i] == pid)
+			return true;
 	return pid > 0 &&
 	       ((pid == kids[BIG] && !reaped[BIG]) || (pid == kids[SMALL] && !reaped[SMALL]));
 }
@@ -287,6 +319,27 @@ static int fake_poll(struct pollfd *fds, nfds_t nfds, int timeout_msec)
 	return n != 0 || times_out_first ? n : err;
 }
 
+static pid_t fake_fork(void)
+{
+	int err = inject(ENTRY(fork), NULL);
+	pid_t pid;
+
+	if (err)
+		return err;
+	pid = sys_ops_real.fork();
+	if (pid > 0 && nr_spawned < MAX_SPAWNED)
+		spawned[nr_spawned++] = pid;
+	return pid;
+}
+
+FAKE(int, execve, (const char *path, char *const argv[], char *const envp[]), path, argv, envp)
+FAKE(int, waitid, (idtype_t idtype, id_t id, siginfo_t *info, int options), idtype, id, info,
+     options)
+FAKE(int, prctl, (int option, unsigned long arg), option, arg)
+FAKE(int, dup2, (int oldfd, int newfd), oldfd, newfd)
+FAKE(int, renameat, (int olddirfd, const char *oldpath, int newdirfd, const char *newpath),
+     olddirfd, oldpath, newdirfd, newpath)
+
 static int fake_epoll_wait(int epfd, struct epoll_event *events, int max, int timeout_msec)
 {
 	int err;
@@ -340,6 +393,12 @@ static const struct sys_ops fake = {
     .readlinkat = fake_readlinkat,
     .fstatat = fake_fstatat,
     .getxattr = fake_getxattr,
+    .fork = fake_fork,
+    .execve = fake_execve,
+    .waitid = fake_waitid,
+    .prctl = fake_prctl,
+    .dup2 = fake_dup2,
+    .renameat = fake_renameat,
 };
 
 /* ---- The world: the fixture copy, the two children in its group, the log captured ---- */
@@ -576,11 +635,15 @@ enum scenario {
 	SC_LOG_SOCKET,
 	SC_NOTIFY, /* daemon_run through five waits, NOTIFY_SOCKET a datagram socket in the copy,
 		    * WATCHDOG_USEC 20 ms */
+	SC_HOOK,    /* the helper runs a hook (/bin/echo): its output logged, its exit status */
+	SC_HELPER,  /* the helper forked, handed a record, stopped */
+	SC_METRICS, /* the metrics file written (temp + rename) into the copy */
 };
 
 static const char *const scenario_name[] = {
     "start", "loop",       "round",     "wake",     "arm",
     "kill",  "kill-fresh", "reap-wait", "log-pipe", "log-socket", "notify",
+    "hook",  "helper",     "metrics",
 };
 
 enum outcome {
@@ -909,6 +972,76 @@ static void run_log(const struct row *r)
 		fail_msg("stderr got \"%s\"", got);
 }
 
+/* A hook run by the helper (in this process): @want O_RUNS, it ran and its output was
+ * logged; O_REFUSED, it did not run (helper_run() failed), and runs once the fault is gone. */
+static void run_hook(const struct row *r)
+{
+	char *argv[] = {"/bin/echo", "hook-output", NULL}, *envp[] = {"PATH=/bin", NULL};
+	int ret;
+
+	arm(r->f);
+	ret = helper_run("test hook", argv, envp, 5000);
+	disarm();
+	if (r->want == O_RUNS && (ret != 0 || !strstr(logbuf, ": hook-output")))
+		fail_msg("the hook returned %d", ret);
+	if (r->want == O_REFUSED) {
+		if (ret == 0 || strstr(logbuf, ": hook-output"))
+			fail_msg("the hook ran (%d) despite the fault", ret);
+		if (helper_run("test hook", argv, envp, 5000) != 0)
+			fail_msg("the hook did not run after the fault");
+	}
+}
+
+/* The helper process started (O_RUNS; O_REFUSED: not, and started once the fault is gone),
+ * handed a record, stopped: nothing leaks, the helper's a child of this test. */
+static void run_helper_start(const struct row *r)
+{
+	struct helper h;
+	struct config c;
+	struct helper_msg m;
+	int ret;
+
+	config_defaults(&c);
+	snprintf(c.metrics_dir, sizeof(c.metrics_dir), "%s", tmp);
+	arm(r->f);
+	ret = helper_start(&h, &c, ARGC_RUN, argv_run);
+	disarm();
+	if ((r->want == O_RUNS) != (ret == 0 && h.pid > 0))
+		fail_msg("helper_start %d", ret);
+	if (ret < 0 && (h.to_fd >= 0 || h.from_fd >= 0 || h.pidfd >= 0))
+		fail_msg("a failed start left descriptors open");
+	if (ret < 0)
+		assert_int_equal(helper_start(&h, &c, ARGC_RUN, argv_run), 0);
+	memset(&m, 0, sizeof(m));
+	m.type = HELPER_RELOAD;
+	assert_int_equal(helper_send(&h, &m), 0);
+	helper_stop(&h);
+	if (h.pid || h.to_fd >= 0)
+		fail_msg("the helper not stopped");
+}
+
+/* The metrics file: O_RUNS, written; O_REFUSED, not (and no file), then written. */
+static void run_metrics(const struct row *r)
+{
+	static const char text[] = "oomguard_kills_total{scope=\"x\"} 1\n";
+	char path[512];
+	int ret;
+
+	snprintf(path, sizeof(path), "%s/oomguard.prom", tmp);
+	unlink(path);
+	arm(r->f);
+	ret = metrics_write_file(tmp, text, sizeof(text) - 1);
+	disarm();
+	if (r->want == O_RUNS && (ret != 0 || access(path, R_OK)))
+		fail_msg("metrics_write_file %d", ret);
+	if (r->want == O_REFUSED) {
+		if (ret == 0 || !access(path, F_OK))
+			fail_msg("metrics_write_file %d despite the fault, or the file there", ret);
+		if (metrics_write_file(tmp, text, sizeof(text) - 1) != 0 || access(path, R_OK))
+			fail_msg("metrics not written after the fault");
+	}
+}
+
 /* ---- The table ---- */
 
 #define F(name, e, w, t)                                                                           \
@@ -1063,6 +1196,23 @@ static const struct row rows[] = {
     ROW(NOTIFY, F(sendto, EAGAIN, 1, ONCE), NOTIFIED, "cannot notify systemd (EAGAIN)"),
     ROW(NOTIFY, F(sendto, ENOBUFS, 2, ONCE), NOTIFIED, "systemd notifications go through again"),
     ROW(NOTIFY, F(sendto, ECONNREFUSED, 1, ALWAYS), RUNS, "cannot notify systemd (ECONNREFUSED)"),
+    /* The helper: a hook forked (fork 1), its child's prctl, dup2 (stdin, stdout, stderr) and
+     * execve, then waitid for its exit status; the helper process itself; the metrics file. */
+    ROW(HOOK, F(fork, EAGAIN, 1, ONCE), REFUSED, NULL),
+    ROW(HOOK, F(pipe2, EMFILE, 2, ONCE), REFUSED, NULL),
+    ROW(HOOK, F(prctl, EINVAL, 1, ONCE), RUNS, "test hook pid="),
+    ROW(HOOK, F(dup2, EBADF, 2, ONCE), REFUSED, "test hook: cannot run /bin/echo: EBADF"),
+    ROW(HOOK, F(execve, ENOENT, 1, ONCE), REFUSED, "test hook: cannot run /bin/echo: ENOENT"),
+    ROW(HOOK, F(waitid, EINTR, 1, ONCE), RUNS, "exit 0 after"),
+    ROW(HOOK, F(pidfd_open, EMFILE, 1, ONCE), REFUSED, NULL),
+    ROW(HOOK, F(poll, EINTR, 1, 3), RUNS, NULL),
+    ROW(HELPER, F(fork, ENOMEM, 1, ONCE), REFUSED, NULL),
+    ROW(HELPER, F(pipe2, EMFILE, 2, ONCE), REFUSED, NULL),
+    ROW(HELPER, F(fcntl, EBADF, 1, ONCE), REFUSED, NULL),
+    ROW(HELPER, F(pidfd_open, EMFILE, 1, ONCE), RUNS, NULL),
+    ROW(METRICS, F(renameat, EACCES, 1, ONCE), REFUSED, NULL),
+    ROW(METRICS, F(write, ENOSPC, 1, ONCE), REFUSED, NULL),
+    ROW(METRICS, F(openat, EROFS, 1, ONCE), REFUSED, NULL),
 
     /* Bugs these rows found, fixed since: a loop that cannot wait exits 1; a listing that may
      * miss a process (its stat, or a child group, not read for want of memory) chooses
@@ -1126,6 +1276,15 @@ static void run_row(const struct row *r)
 		break;
 	case SC_NOTIFY:
 		run_notify(r);
+		break;
+	case SC_HOOK:
+		run_hook(r);
+		break;
+	case SC_HELPER:
+		run_helper_start(r);
+		break;
+	case SC_METRICS:
+		run_metrics(r);
 		break;
 	}
 	disarm();
@@ -1222,6 +1381,7 @@ int main(void)
 		if (rows[i].bug)
 			tests[n++] = (struct CMUnitTest){rows[i].bug, test_known_bug, NULL,
 							 row_teardown, (void *)&rows[i]};
+	fault_state_init();
 	trace = getenv("OOMGUARD_FAULTS_TRACE") != NULL;
 	alarm(300); /* a hang is a failure */
 	log_init();
