@@ -72,7 +72,7 @@ int daemon_setup_scopes(struct daemon *d, char *err, size_t errsize)
 	for (size_t i = 0; i < c->nr_cgroups; i++) {
 		struct scope *s = &d->scopes[d->nr_scopes];
 
-		r = scope_init_cgroup(s, root, c->cgroups[i], &mounts, d->page_shift, d->scratch,
+		r = scope_init_cgroup(s, root, c->cgroups[i], &d->mounts, d->page_shift, d->scratch,
 				      err, errsize);
 		if (r == -ENOENT) { /* not yet (a unit not started): watched once it is there */
 			log_msg(LOG_PRIO_WARNING, "%s: waiting for it", err);

@@ -135,8 +135,8 @@ static int parse_io_stat_rbytes(const char *buf, void *ret)
 	return parse_io_stat_rbytes_buf(buf, ret);
 }
 
-/* A group's V1_READS / V2_READS, by its @reads: bytes read. The path of the last two is the
- * scope's @reads_path. */
+/* A group's V1_READS / V2_READS, by its @reads: bytes read. The path of the last two:
+ * reads_path(). */
 static const struct scope_file reads_files[] = {
     [READS_MACHINE] = {"/proc/vmstat", true, parse_vmstat_read_pages},
     [READS_V1_BLKIO] = {NULL, false, parse_blkio_read_bytes},
@@ -152,6 +152,8 @@ static const struct scope_file *const scope_files[] = {
 _Static_assert(NR_MACHINE_FILES <= SCOPE_MAX_FILES && NR_V1_FILES <= SCOPE_MAX_FILES &&
 		   NR_V2_FILES <= SCOPE_MAX_FILES,
 	       "SCOPE_MAX_FILES is the most files of any scope kind");
+
+static int reads_path(const struct scope *s, char *buf, size_t size);
 
 /*
  * scope_load() - the one way a scope reads a file: file @f of its kind's table, through the
@@ -169,9 +171,13 @@ static int scope_load(struct scope *s, unsigned int f, char *scratch, void *ret)
 
 	if (!sf->path) { /* a group's reads */
 		sf = &reads_files[s->reads];
-		path = sf->path ? sf->path : s->reads_path;
-		if (!sf->path)
+		path = sf->path;
+		if (!path) {
+			if (reads_path(s, full, sizeof(full)) < 0)
+				return -ENAMETOOLONG;
 			root = NULL;
+			path = full;
+		}
 	} else if (s->kind != SCOPE_MACHINE) {
 		if (sys_join_path(full, sizeof(full), s->dir, sf->path) < 0)
 			return -ENAMETOOLONG;
@@ -209,7 +215,7 @@ int scope_init_machine(struct scope *s, const char *root, unsigned int page_shif
 	s->term.pidfd = -1;
 	for (int i = 0; i < SCOPE_MAX_FILES; i++)
 		s->fds[i] = -1;
-	snprintf(s->name, sizeof(s->name), "machine");
+	s->name = "machine";
 	r = read_meminfo(root, scratch, SCOPE_SCRATCH_SIZE, &mi);
 	if (r < 0)
 		return r;
@@ -267,39 +273,40 @@ static bool v2_has_memory(const char *root, const char *mnt)
 	return false;
 }
 
+/* The path of a group's reads file (@s->reads) into @buf. Return: 0, -ENAMETOOLONG. */
+static int reads_path(const struct scope *s, char *buf, size_t size)
+{
+	char dir[CONFIG_PATH_MAX + 64];
+
+	if (s->reads == READS_V2_IO_STAT)
+		return sys_join_path(buf, size, s->dir, "/io.stat");
+	/* v1: the blkio mount, then the group's path below the memory mount */
+	if (snprintf(dir, sizeof(dir), "%s%s/blkio.throttle.io_service_bytes_recursive",
+		     s->reads_mount, s->name + s->reads_rel) >= (int)sizeof(dir))
+		return -ENAMETOOLONG;
+	return sys_join_path(buf, size, s->root, dir);
+}
+
 /*
  * Where a group's reads are counted: v1, the blkio group of the same path when the blkio
  * hierarchy is mounted and it exists; v2, the group's io.stat when the io controller is on for
  * it. Else the machine's pgpgin.
  */
-static void find_reads(struct scope *s, const char *root, const char *path,
-		       const struct cgroup_mounts *mounts)
+static void find_reads(struct scope *s, const struct cgroup_mounts *mounts)
 {
-	char dir[CONFIG_PATH_MAX + 32];
-	int fd;
+	char path[CONFIG_PATH_MAX + 64];
+	int fd = -ENOENT;
 
-	s->reads = READS_MACHINE;
-	s->reads_path[0] = '\0';
-	if (s->kind == SCOPE_CGROUP_V1) {
-		if (!mounts->v1_blkio[0] ||
-		    snprintf(dir, sizeof(dir), "%s%s", mounts->v1_blkio,
-			     path + strlen(mounts->v1_memory)) >= (int)sizeof(dir) ||
-		    sys_join_path(s->reads_path, sizeof(s->reads_path) - 48, root, dir) < 0)
-			return;
-		strcat(s->reads_path, "/blkio.throttle.io_service_bytes_recursive");
-		s->reads = READS_V1_BLKIO;
-	} else {
-		if (sys_join_path(s->reads_path, sizeof(s->reads_path), s->dir, "/io.stat") < 0)
-			return;
-		s->reads = READS_V2_IO_STAT;
-	}
-	fd = sys_open_path(NULL, s->reads_path, O_RDONLY);
-	if (fd >= 0) {
+	s->reads = s->kind == SCOPE_CGROUP_V1 ? READS_V1_BLKIO : READS_V2_IO_STAT;
+	s->reads_mount = mounts->v1_blkio;
+	s->reads_rel = (unsigned int)strlen(mounts->v1_memory);
+	if ((s->reads == READS_V2_IO_STAT || mounts->v1_blkio[0]) &&
+	    reads_path(s, path, sizeof(path)) == 0)
+		fd = sys_open_path(NULL, path, O_RDONLY);
+	if (fd >= 0)
 		sys->close(fd);
-		return;
-	}
-	s->reads = READS_MACHINE;
-	s->reads_path[0] = '\0';
+	else
+		s->reads = READS_MACHINE;
 }
 
 const char *scope_reads_name(const struct scope *s)
@@ -320,11 +327,12 @@ int scope_init_cgroup(struct scope *s, const char *root, const char *path,
 	 * reads MemTotal 0 (or none) leaves the limit as the group's own files give it. */
 	if (scope_init_machine(s, root, page_shift, scratch) < 0)
 		s->mem_total_bytes = 0;
-	snprintf(s->name, sizeof(s->name), "%s", path);
 	if (sys_join_path(s->dir, sizeof(s->dir), root, path) < 0) {
 		snprintf(err, errsize, "%s: path too long", path);
 		return -ENAMETOOLONG;
 	}
+	/* what the log calls it: the path as configured, the end of the directory */
+	s->name = s->dir + strlen(s->dir) - strnlen(path, strlen(s->dir));
 	if (under(path, mounts->v1_memory)) {
 		s->kind = SCOPE_CGROUP_V1;
 		if (!exists(s->dir)) {
@@ -356,7 +364,7 @@ int scope_init_cgroup(struct scope *s, const char *root, const char *path,
 		snprintf(err, errsize, "%s: not a memory cgroup (%s)", path, strerror(-r));
 		return -ENOTDIR;
 	}
-	find_reads(s, root, path, mounts);
+	find_reads(s, mounts);
 	return 0;
 }
 

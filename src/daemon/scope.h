@@ -160,7 +160,9 @@ struct term_pending {
  * @reads:        where a group's reads are counted, for the read share (progress.h): its v1
  *                blkio twin, its v2 io.stat, or (neither) the machine's pgpgin, which can only
  *                lower the share
- * @reads_path:   the file of @reads for a group (under the root), "" for the machine's
+ * @reads_mount, @reads_rel:  a v1 group's blkio twin: the blkio mount (in the mounts given
+ *                to scope_init_cgroup(), which must outlive the scope: the daemon's) and where
+ *                the group's path below the memory mount starts in @name
  * @page_shift:   the kernel's page size (sys_page_shift()), for its byte and page counts
  * @cand:         the victim chosen ahead of the verdict
  * @kill_pending: a victim is with the reaper: kill no other in this scope until it reports
@@ -168,7 +170,7 @@ struct term_pending {
 struct scope {
 	enum scope_kind kind;
 	char dir[CONFIG_PATH_MAX];
-	char name[CONFIG_PATH_MAX];
+	const char *name; /* "machine", or the cgroup's path: the end of @dir */
 	const char *root;
 	int oom_efd;
 	int pressure_efd;
@@ -176,7 +178,8 @@ struct scope {
 	int events_watch_fd;
 	int fds[SCOPE_MAX_FILES];
 	enum scope_reads reads;
-	char reads_path[CONFIG_PATH_MAX + 64];
+	const char *reads_mount;
+	unsigned int reads_rel;
 	unsigned int page_shift;
 	unsigned int full_age;   /* acquires since the expensive files were last read */
 	unsigned int warm;       /* rounds left of reading every round (SCOPE_WARM_ROUNDS) */

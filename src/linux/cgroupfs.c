@@ -128,8 +128,8 @@ static int mountinfo_line(const char *line, struct mountinfo_walk *w)
 	v1 = v1 && option_listed(opts, field_end(opts), "memory");
 	if (!v1 && !v2 && !blkio)
 		return 0;
-	/* a mount point too long to open is no use: skipped */
-	if (!mount_point(point, field_end(point), mnt, sizeof(mnt)))
+	/* a mount point too long for a cgroup path under it (CGROUP_MOUNT_MAX) is no use: skipped */
+	if (!mount_point(point, field_end(point), mnt, CGROUP_MOUNT_MAX))
 		return 0;
 	whole = field_eq(root, field_end(root), "/");
 	if (v2)

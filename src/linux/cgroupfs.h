@@ -11,10 +11,11 @@
 
 /* Where the memory controller lives: the v1 "memory" hierarchy and the v2 unified one; and the
  * v1 "blkio" hierarchy, which counts a group's reads (v1 memory.stat does not). */
+#define CGROUP_MOUNT_MAX 512 /* a longer mount point is skipped: no cgroup path fits under it */
 struct cgroup_mounts {
-	char v1_memory[PATH_MAX]; /* "" when not mounted */
-	char v2[PATH_MAX];        /* "" when not mounted */
-	char v1_blkio[PATH_MAX];  /* "" when not mounted */
+	char v1_memory[CGROUP_MOUNT_MAX]; /* "" when not mounted */
+	char v2[CGROUP_MOUNT_MAX];        /* "" when not mounted */
+	char v1_blkio[CGROUP_MOUNT_MAX];  /* "" when not mounted */
 };
 
 /* v1 memory.stat (hierarchical total_* values when present), in pages or bytes as named. */
