@@ -196,6 +196,23 @@ static ssize_t real_getxattr(const char *path, const char *name, void *buf, size
 	return n < 0 ? -errno : n;
 }
 
+static int real_capget(struct sys_cap_header *hdr, struct sys_cap_data ret_data[2])
+{
+	return syscall(SYS_capget, hdr, ret_data) < 0 ? -errno : 0;
+}
+
+static int real_capset(struct sys_cap_header *hdr, const struct sys_cap_data data[2])
+{
+	return syscall(SYS_capset, hdr, data) < 0 ? -errno : 0;
+}
+
+static int real_prctl(int option, unsigned long arg2, unsigned long arg3)
+{
+	long r = syscall(SYS_prctl, option, arg2, arg3, 0ul, 0ul);
+
+	return r < 0 ? -errno : (int)r;
+}
+
 const struct sys_ops sys_ops_real = {
     .openat = real_openat,
     .read = real_read,
@@ -223,6 +240,9 @@ const struct sys_ops sys_ops_real = {
     .readlinkat = real_readlinkat,
     .fstatat = real_fstatat,
     .getxattr = real_getxattr,
+    .capget = real_capget,
+    .capset = real_capset,
+    .prctl = real_prctl,
 };
 
 const struct sys_ops *sys = &sys_ops_real;

@@ -18,6 +18,17 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 
+/* The kernel's capget()/capset() ABI, version 3 (two data words: capabilities 0-63), written
+ * out: linux/capability.h is not in every C library's include path. */
+#define SYS_CAP_VERSION_3 0x20080522u
+struct sys_cap_header {
+	uint32_t version;
+	int pid; /* 0: the calling thread */
+};
+struct sys_cap_data {
+	uint32_t effective, permitted, inheritable;
+};
+
 /*
  * struct sys_ops - the kernel as oomguard sees it. Every entry returns -errno on failure and a
  * non-negative value on success (never sets errno for the caller to read).
@@ -53,6 +64,10 @@ struct sys_ops {
 	ssize_t (*readlinkat)(int dirfd, const char *path, char *buf, size_t size);
 	int (*fstatat)(int dirfd, const char *path, struct stat *ret_st, int flags);
 	ssize_t (*getxattr)(const char *path, const char *name, void *buf, size_t size);
+	/* The calling thread's capabilities (raw syscalls, SYS_CAP_VERSION_3) and prctl() with arg4 and arg5 zero: what is dropped after start-up (protect.c). */
+	int (*capget)(struct sys_cap_header *hdr, struct sys_cap_data ret_data[2]);
+	int (*capset)(struct sys_cap_header *hdr, const struct sys_cap_data data[2]);
+	int (*prctl)(int option, unsigned long arg2, unsigned long arg3);
 };
 
 /* The table in use. Points at sys_ops_real unless a test swapped it. */

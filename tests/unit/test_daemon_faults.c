@@ -64,6 +64,7 @@ static const char *const call_name[NR_CALLS] = {
 	NAME(epoll_create) NAME(epoll_ctl) NAME(epoll_wait) NAME(pipe2) NAME(fcntl)
 	NAME(send) NAME(socket) NAME(sendto) NAME(mlockall) NAME(sched_setscheduler_self)
 	NAME(getrlimit) NAME(setrlimit) NAME(readlinkat) NAME(fstatat) NAME(getxattr)
+	NAME(capget) NAME(capset) NAME(prctl)
 };
 /* clang-format on */
 
@@ -313,6 +314,30 @@ static int fake_sched(int policy, const struct sched_param *param)
 	return inject(ENTRY(sched_setscheduler_self), NULL);
 }
 
+/* The test keeps its privileges: capabilities are read, never set, the bounding set only read. */
+static int fake_capget(struct sys_cap_header *hdr, struct sys_cap_data data[2])
+{
+	int err = inject(ENTRY(capget), NULL);
+
+	return err ? err : sys_ops_real.capget(hdr, data);
+}
+
+static int fake_capset(struct sys_cap_header *hdr, const struct sys_cap_data data[2])
+{
+	(void)hdr;
+	(void)data;
+	return inject(ENTRY(capset), NULL);
+}
+
+static int fake_prctl(int option, unsigned long arg2, unsigned long arg3)
+{
+	int err = inject(ENTRY(prctl), NULL);
+
+	if (err)
+		return err;
+	return option == PR_CAPBSET_READ ? sys_ops_real.prctl(option, arg2, arg3) : 0;
+}
+
 static const struct sys_ops fake = {
     .openat = fake_openat,
     .read = fake_read,
@@ -340,6 +365,9 @@ static const struct sys_ops fake = {
     .readlinkat = fake_readlinkat,
     .fstatat = fake_fstatat,
     .getxattr = fake_getxattr,
+    .capget = fake_capget,
+    .capset = fake_capset,
+    .prctl = fake_prctl,
 };
 
 /* ---- The world: the fixture copy, the two children in its group, the log captured ---- */
@@ -971,6 +999,12 @@ static const struct row rows[] = {
     ROW(START, F(mlockall, EPERM, 1, ONCE), RUNS, "mlockall: Operation not permitted"),
     ROW(START, F(sched_setscheduler_self, EPERM, 1, ALWAYS), RUNS, "cannot run the loop SCHED_FIFO"),
     ROW(START, F(sched_setscheduler_self, EPERM, 2, ONCE), RUNS, NULL),
+    /* Privileges dropped after start-up: a refusal is said, and the daemon runs on. */
+    ROW(START, F(capget, EPERM, 1, ONCE), RUNS, "cannot drop capabilities: Operation not"),
+    ROW(START, F(capset, EPERM, 1, ONCE), RUNS, "cannot drop capabilities: Operation not"),
+    ROW(START, F(prctl, EPERM, 1, ALWAYS), RUNS, "bounding set left as given (no CAP_SETPCAP)"),
+    ROW(START, F(prctl, EINVAL, 1, ALWAYS), RUNS, "cannot set no_new_privs: Invalid argument"),
+    ROW(START, F(prctl, ENOMEM, 2, ONCE), RUNS, "capabilities kept: "),
     ROW(START, F(getrlimit, EINVAL, 1, ONCE), RUNS, NULL),
     ROW(START, F(getrlimit, EINVAL, 2, ONCE), RUNS, NULL),
     ROW(START, F(setrlimit, EPERM, 1, ONCE), RUNS, "open files limited to"),
