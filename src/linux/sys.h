@@ -64,7 +64,8 @@ struct sys_ops {
 	ssize_t (*readlinkat)(int dirfd, const char *path, char *buf, size_t size);
 	int (*fstatat)(int dirfd, const char *path, struct stat *ret_st, int flags);
 	ssize_t (*getxattr)(const char *path, const char *name, void *buf, size_t size);
-	/* The calling thread's capabilities (raw syscalls, SYS_CAP_VERSION_3) and prctl() with arg4 and arg5 zero: what is dropped after start-up (protect.c). */
+	/* The calling thread's capabilities (raw syscalls, SYS_CAP_VERSION_3) and prctl() with
+	 * arg4 and arg5 zero: what is dropped after start-up (protect.c). */
 	int (*capget)(struct sys_cap_header *hdr, struct sys_cap_data ret_data[2]);
 	int (*capset)(struct sys_cap_header *hdr, const struct sys_cap_data data[2]);
 	int (*prctl)(int option, unsigned long arg2, unsigned long arg3);
