@@ -150,7 +150,6 @@ size_t protect_fd_budget(void)
 	return keep;
 }
 
-
 #define CAP_BIT(cap) (1ull << (cap))
 /* linux/capability.h's numbers (not in every C library's include path) */
 enum {
