@@ -366,10 +366,10 @@ static void helper_setup(struct helper_state *st, pid_t parent)
 	struct sigaction sa;
 
 	/* Dies with the daemon; a daemon gone before this line is seen by the check after. */
-	sys->prctl(PR_SET_PDEATHSIG, SIGKILL);
+	sys->prctl(PR_SET_PDEATHSIG, SIGKILL, 0);
 	if (getppid() != parent)
 		_exit(0);
-	sys->prctl(PR_SET_NAME, (unsigned long)"oomguard-helper");
+	sys->prctl(PR_SET_NAME, (unsigned long)"oomguard-helper", 0);
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = SIG_IGN;
 	sigaction(SIGHUP, &sa, NULL); /* the daemon's reload reaches it as a record */

@@ -26,7 +26,7 @@ _Noreturn static void child_exec(char *const argv[], char *const envp[], int out
 	int null = sys->openat(AT_FDCWD, "/dev/null", O_RDONLY, 0);
 	int r;
 
-	sys->prctl(PR_SET_PDEATHSIG, SIGKILL);
+	sys->prctl(PR_SET_PDEATHSIG, SIGKILL, 0);
 	r = null < 0 ? null : sys->dup2(null, STDIN_FILENO);
 	if (r >= 0)
 		r = sys->dup2(out, STDOUT_FILENO);

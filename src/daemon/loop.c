@@ -222,10 +222,24 @@ static void log_started(const struct daemon *d)
 	}
 }
 
+static void install_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal; /* no SA_RESTART: epoll_wait() returns EINTR at once */
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	/* A log reader that went away must cost a dropped line (log.c), not the daemon. */
+	sa.sa_handler = SIG_IGN;
+	sigaction(SIGPIPE, &sa, NULL);
+}
+
 /* Everything before the first round. Return: 0, or the exit code to stop with. */
 static int start(struct daemon *d)
 {
-	struct sigaction sa;
 	char err[512];
 	size_t keep;
 	int r;
@@ -245,15 +259,7 @@ static int start(struct daemon *d)
 		 * kernel that cannot be read is the machine's, which a restart may see mended. */
 		return r == -ENOTDIR || r == -ENAMETOOLONG ? EXIT_CONFIG : EXIT_RUNTIME;
 	}
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal; /* no SA_RESTART: epoll_wait() returns EINTR at once */
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-	/* A log reader that went away must cost a dropped line (log.c), not the daemon. */
-	sa.sa_handler = SIG_IGN;
-	sigaction(SIGPIPE, &sa, NULL);
+	install_signals();
 	/* Before mlockall: the socket is the loop's, opened once; its sends never block. */
 	if (notify_open(&d->notify, d->self_pid, err, sizeof(err)) < 0)
 		log_msg(LOG_PRIO_WARNING, "%s: systemd is not notified", err);
@@ -273,20 +279,23 @@ static int start(struct daemon *d)
 	keep = protect_fd_budget();
 	if (keep)
 		d->tasks.max_fds = keep;
+	/*
+	 * The loop runs SCHED_FIFO too: the rule counts rounds, and under thrashing a loop at
+	 * normal priority loses most of its 10 rounds a second (docs/daemon-design.md). Its work
+	 * per round is bounded and small. Set before the reaper's threads exist: they inherit it,
+	 * and so need no CAP_SYS_NICE of their own.
+	 */
+	r = reaper_raise_priority();
+	if (r < 0)
+		log_errno(r, "cannot run the loop SCHED_FIFO (it runs at normal priority)");
+	/* Start-up's privileges go before any other thread exists: threads inherit the rest. */
+	protect_drop_privileges();
 	r = reaper_start(&d->reaper, d->cfg.reap);
 	if (r < 0) {
 		log_errno(r, "cannot start the reaper thread");
 		helper_stop(&d->helper);
 		return EXIT_RUNTIME;
 	}
-	/*
-	 * The loop runs SCHED_FIFO too: the rule counts rounds, and under thrashing a loop at
-	 * normal priority loses most of its 10 rounds a second (docs/daemon-design.md). Its work
-	 * per round is bounded and small.
-	 */
-	r = reaper_raise_priority();
-	if (r < 0)
-		log_errno(r, "cannot run the loop SCHED_FIFO (it runs at normal priority)");
 	r = events_start(d);
 	if (!r)
 		r = events_watch_reports(&d->ev, d->reaper.report_rd);

@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* Self-protection at start-up: what stays resident and locked, oom_score_adj, open files. */
+/* Self-protection at start-up: what stays resident and locked, oom_score_adj, open files; and
+ * the privileges start-up needed, dropped once it is done. */
 #include "daemon/protect.h"
 
+#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 
 #include "daemon/log.h"
@@ -147,3 +150,121 @@ size_t protect_fd_budget(void)
 	return keep;
 }
 
+#define CAP_BIT(cap) (1ull << (cap))
+/* linux/capability.h's numbers (not in every C library's include path) */
+enum {
+	OG_CAP_DAC_OVERRIDE = 1,
+	OG_CAP_KILL = 5,
+	OG_CAP_IPC_LOCK = 14,
+	OG_CAP_SYS_PTRACE = 19,
+};
+
+/*
+ * The capabilities the loop and a reload still use, each for a check the kernel makes
+ * (docs/daemon.md, "Privileges"). Start-up's own (CAP_SYS_NICE for SCHED_FIFO,
+ * CAP_SYS_RESOURCE for oom_score_adj -1000 and RLIMIT_NOFILE) go with all the others.
+ */
+static const struct {
+	unsigned int cap;
+	const char *name;
+} kept_caps[] = {
+    /* pidfd_send_signal() to another user's process: kill_ok_by_cred() */
+    {OG_CAP_KILL, "cap_kill"},
+    /* readlink of /proc/PID/exe (the exe rules) of another user's process or of one with
+     * capabilities oomguard lacks, and /proc/PID under hidepid=: ptrace_may_access() */
+    {OG_CAP_SYS_PTRACE, "cap_sys_ptrace"},
+    /* cgroup.kill, cgroup.event_control and memory.oom_control of a cgroup another user owns
+     * (a delegated subtree), opened for writing */
+    {OG_CAP_DAC_OVERRIDE, "cap_dac_override"},
+    /* after mlockall(MCL_FUTURE) every new mapping is locked: one that takes the locked total
+     * past RLIMIT_MEMLOCK (a reload's allocations) fails without it */
+    {OG_CAP_IPC_LOCK, "cap_ipc_lock"},
+};
+
+#define NR_KEPT_CAPS (sizeof(kept_caps) / sizeof(kept_caps[0]))
+
+/* Every capability but @keep out of the bounding set. Return: 0, or the first -errno (EPERM
+ * without CAP_SETPCAP: the set it was given, a unit's CapabilityBoundingSet=, stays). */
+static int drop_bounding(uint64_t keep)
+{
+	int err = 0;
+
+	for (unsigned long cap = 0; cap < 64; cap++) {
+		int r;
+
+		if (keep & CAP_BIT(cap))
+			continue;
+		r = sys->prctl(PR_CAPBSET_READ, cap, 0);
+		if (r == -EINVAL)
+			break; /* past the kernel's last capability */
+		if (r > 0)
+			r = sys->prctl(PR_CAPBSET_DROP, cap, 0);
+		if (r < 0 && !err)
+			err = r;
+	}
+	return err;
+}
+
+/* Permitted and effective down to @keep, inheritable empty. Return: the permitted set before,
+ * or -errno. */
+static int64_t drop_permitted(uint64_t keep)
+{
+	struct sys_cap_header hdr = {.version = SYS_CAP_VERSION_3, .pid = 0};
+	struct sys_cap_data data[2];
+	uint64_t had;
+	int r;
+
+	r = sys->capget(&hdr, data);
+	if (r < 0)
+		return r;
+	had = data[0].permitted | (uint64_t)data[1].permitted << 32;
+	for (int i = 0; i < 2; i++) {
+		uint32_t word = (uint32_t)((had & keep) >> (32 * i));
+
+		data[i].permitted = word;
+		data[i].effective &= word;
+		data[i].inheritable = 0;
+	}
+	r = sys->capset(&hdr, data);
+	return r < 0 ? r : (int64_t)(had & (CAP_BIT(63) - 1));
+}
+
+void protect_drop_privileges(void)
+{
+	char kept[80] = "", lacking[80] = "";
+	uint64_t keep = 0;
+	int64_t had;
+	int r;
+
+	for (size_t i = 0; i < NR_KEPT_CAPS; i++)
+		keep |= CAP_BIT(kept_caps[i].cap);
+	/* The bounding set first: dropping from it takes CAP_SETPCAP, which goes next. */
+	r = drop_bounding(keep);
+	if (r == -EPERM)
+		log_msg(LOG_PRIO_INFO, "capability bounding set left as given (no CAP_SETPCAP)");
+	else if (r < 0)
+		log_msg(LOG_PRIO_WARNING, "cannot drop from the capability bounding set: %s",
+			strerror(-r));
+	r = sys->prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0);
+	if (r < 0 && r != -EINVAL) /* EINVAL: a kernel before 4.3, without ambient capabilities */
+		log_msg(LOG_PRIO_WARNING, "cannot clear the ambient capabilities: %s",
+			strerror(-r));
+	had = drop_permitted(keep);
+	/* It executes nothing; should anything make it, it gains no privilege from it. */
+	r = sys->prctl(PR_SET_NO_NEW_PRIVS, 1, 0);
+	if (r < 0)
+		log_msg(LOG_PRIO_WARNING, "cannot set no_new_privs: %s", strerror(-r));
+	if (had < 0) {
+		log_msg(LOG_PRIO_WARNING, "cannot drop capabilities: %s; running with those it has",
+			strerror((int)-had));
+		return;
+	}
+	for (size_t i = 0; i < NR_KEPT_CAPS; i++) {
+		char *list = (uint64_t)had & CAP_BIT(kept_caps[i].cap) ? kept : lacking;
+		size_t len = strlen(list);
+
+		snprintf(list + len, sizeof(kept) - len, "%s%s", len ? "," : "", kept_caps[i].name);
+	}
+	log_msg(LOG_PRIO_INFO, "capabilities kept: %s%s%s%s", kept[0] ? kept : "none",
+		lacking[0] ? " (without " : "", lacking, lacking[0] ? ")" : "");
+}

@@ -33,4 +33,13 @@ void protect_prefault(void *p, size_t len);
  */
 size_t protect_fd_budget(void);
 
+/*
+ * protect_drop_privileges() - once start-up is done (memory locked, oom_score_adj, open files,
+ * the loop's SCHED_FIFO) and before any other thread exists (capabilities are per thread; new
+ * ones inherit the caller's): drop every capability but those the loop and a reload use from
+ * the permitted, effective, inheritable, ambient and (with CAP_SETPCAP) bounding sets, and set
+ * no_new_privs. Logs what it kept; a failure is logged and oomguard runs on.
+ */
+void protect_drop_privileges(void);
+
 #endif

@@ -215,11 +215,6 @@ static int real_waitid(idtype_t idtype, id_t id, siginfo_t *ret_info, int option
 	return waitid(idtype, id, ret_info, options) < 0 ? -errno : 0;
 }
 
-static int real_prctl(int option, unsigned long arg)
-{
-	return prctl(option, arg, 0, 0, 0) < 0 ? -errno : 0;
-}
-
 static int real_dup2(int oldfd, int newfd)
 {
 	int fd = dup2(oldfd, newfd);
@@ -230,6 +225,23 @@ static int real_dup2(int oldfd, int newfd)
 static int real_renameat(int olddirfd, const char *oldpath, int newdirfd, const char *newpath)
 {
 	return renameat(olddirfd, oldpath, newdirfd, newpath) < 0 ? -errno : 0;
+}
+
+static int real_capget(struct sys_cap_header *hdr, struct sys_cap_data ret_data[2])
+{
+	return syscall(SYS_capget, hdr, ret_data) < 0 ? -errno : 0;
+}
+
+static int real_capset(struct sys_cap_header *hdr, const struct sys_cap_data data[2])
+{
+	return syscall(SYS_capset, hdr, data) < 0 ? -errno : 0;
+}
+
+static int real_prctl(int option, unsigned long arg2, unsigned long arg3)
+{
+	long r = syscall(SYS_prctl, option, arg2, arg3, 0ul, 0ul);
+
+	return r < 0 ? -errno : (int)r;
 }
 
 const struct sys_ops sys_ops_real = {
@@ -262,9 +274,11 @@ const struct sys_ops sys_ops_real = {
     .fork = real_fork,
     .execve = real_execve,
     .waitid = real_waitid,
-    .prctl = real_prctl,
     .dup2 = real_dup2,
     .renameat = real_renameat,
+    .capget = real_capget,
+    .capset = real_capset,
+    .prctl = real_prctl,
 };
 
 const struct sys_ops *sys = &sys_ops_real;

@@ -28,6 +28,17 @@ struct linux_dirent64 {
 	char d_name[];
 };
 
+/* The kernel's capget()/capset() ABI, version 3 (two data words: capabilities 0-63), written
+ * out: linux/capability.h is not in every C library's include path. */
+#define SYS_CAP_VERSION_3 0x20080522u
+struct sys_cap_header {
+	uint32_t version;
+	int pid; /* 0: the calling thread */
+};
+struct sys_cap_data {
+	uint32_t effective, permitted, inheritable;
+};
+
 /*
  * struct sys_ops - the kernel as oomguard sees it. Every entry returns -errno on failure and a
  * non-negative value on success (never sets errno for the caller to read).
@@ -67,9 +78,14 @@ struct sys_ops {
 	pid_t (*fork)(void);
 	int (*execve)(const char *path, char *const argv[], char *const envp[]);
 	int (*waitid)(idtype_t idtype, id_t id, siginfo_t *ret_info, int options);
-	int (*prctl)(int option, unsigned long arg); /* PR_SET_PDEATHSIG, PR_SET_NAME */
 	int (*dup2)(int oldfd, int newfd);
 	int (*renameat)(int olddirfd, const char *oldpath, int newdirfd, const char *newpath);
+	/* The calling thread's capabilities (raw syscalls, SYS_CAP_VERSION_3) and prctl() with
+	 * arg4 and arg5 zero: what is dropped after start-up (protect.c); PR_SET_PDEATHSIG and
+	 * PR_SET_NAME for the helper. */
+	int (*capget)(struct sys_cap_header *hdr, struct sys_cap_data ret_data[2]);
+	int (*capset)(struct sys_cap_header *hdr, const struct sys_cap_data data[2]);
+	int (*prctl)(int option, unsigned long arg2, unsigned long arg3);
 };
 
 /* The table in use. Points at sys_ops_real unless a test swapped it. */

@@ -67,6 +67,7 @@ static const char *const call_name[NR_CALLS] = {
 	NAME(send) NAME(socket) NAME(sendto) NAME(mlockall) NAME(sched_setscheduler_self)
 	NAME(getrlimit) NAME(setrlimit) NAME(readlinkat) NAME(fstatat) NAME(getxattr)
 	NAME(fork) NAME(execve) NAME(waitid) NAME(prctl) NAME(dup2) NAME(renameat)
+	NAME(capget) NAME(capset)
 };
 /* clang-format on */
 
@@ -335,7 +336,6 @@ static pid_t fake_fork(void)
 FAKE(int, execve, (const char *path, char *const argv[], char *const envp[]), path, argv, envp)
 FAKE(int, waitid, (idtype_t idtype, id_t id, siginfo_t *info, int options), idtype, id, info,
      options)
-FAKE(int, prctl, (int option, unsigned long arg), option, arg)
 FAKE(int, dup2, (int oldfd, int newfd), oldfd, newfd)
 FAKE(int, renameat, (int olddirfd, const char *oldpath, int newdirfd, const char *newpath),
      olddirfd, oldpath, newdirfd, newpath)
@@ -364,6 +364,34 @@ static int fake_sched(int policy, const struct sched_param *param)
 	(void)policy;
 	(void)param;
 	return inject(ENTRY(sched_setscheduler_self), NULL);
+}
+
+/* The test keeps its privileges: capabilities are read, never set, the bounding set only read. */
+static int fake_capget(struct sys_cap_header *hdr, struct sys_cap_data data[2])
+{
+	int err = inject(ENTRY(capget), NULL);
+
+	return err ? err : sys_ops_real.capget(hdr, data);
+}
+
+static int fake_capset(struct sys_cap_header *hdr, const struct sys_cap_data data[2])
+{
+	(void)hdr;
+	(void)data;
+	return inject(ENTRY(capset), NULL);
+}
+
+static int fake_prctl(int option, unsigned long arg2, unsigned long arg3)
+{
+	int err = inject(ENTRY(prctl), NULL);
+
+	if (err)
+		return err;
+	/* Read the bounding set, and let the helper's child die with the test and name itself;
+	 * what would drop or restrict the test's own privileges is skipped. */
+	return option == PR_CAPBSET_READ || option == PR_SET_PDEATHSIG || option == PR_SET_NAME
+		   ? sys_ops_real.prctl(option, arg2, arg3)
+		   : 0;
 }
 
 static const struct sys_ops fake = {
@@ -396,9 +424,11 @@ static const struct sys_ops fake = {
     .fork = fake_fork,
     .execve = fake_execve,
     .waitid = fake_waitid,
-    .prctl = fake_prctl,
     .dup2 = fake_dup2,
     .renameat = fake_renameat,
+    .capget = fake_capget,
+    .capset = fake_capset,
+    .prctl = fake_prctl,
 };
 
 /* ---- The world: the fixture copy, the two children in its group, the log captured ---- */
@@ -1104,6 +1134,12 @@ static const struct row rows[] = {
     ROW(START, F(mlockall, EPERM, 1, ONCE), RUNS, "mlockall: Operation not permitted"),
     ROW(START, F(sched_setscheduler_self, EPERM, 1, ALWAYS), RUNS, "cannot run the loop SCHED_FIFO"),
     ROW(START, F(sched_setscheduler_self, EPERM, 2, ONCE), RUNS, NULL),
+    /* Privileges dropped after start-up: a refusal is said, and the daemon runs on. */
+    ROW(START, F(capget, EPERM, 1, ONCE), RUNS, "cannot drop capabilities: Operation not"),
+    ROW(START, F(capset, EPERM, 1, ONCE), RUNS, "cannot drop capabilities: Operation not"),
+    ROW(START, F(prctl, EPERM, 1, ALWAYS), RUNS, "bounding set left as given (no CAP_SETPCAP)"),
+    ROW(START, F(prctl, EINVAL, 1, ALWAYS), RUNS, "cannot set no_new_privs: Invalid argument"),
+    ROW(START, F(prctl, ENOMEM, 2, ONCE), RUNS, "capabilities kept: "),
     ROW(START, F(getrlimit, EINVAL, 1, ONCE), RUNS, NULL),
     ROW(START, F(getrlimit, EINVAL, 2, ONCE), RUNS, NULL),
     ROW(START, F(setrlimit, EPERM, 1, ONCE), RUNS, "open files limited to"),
