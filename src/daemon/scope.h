@@ -217,6 +217,22 @@ struct scope {
 
 /* "machine", "cgroup-v1" or "cgroup-v2". */
 const char *scope_kind_name(enum scope_kind kind);
+
+/* The zones of the machine as zoneinfo lists them (@max of room); buddyinfo adds their free
+ * lists. */
+struct machine_zone_list {
+	struct proc_zone *pz;
+	size_t max, nr;
+};
+
+/*
+ * scope_load() - the one way a scope reads a file: file @f of its kind's table (enum
+ * machine_file, v1_file, v2_file), through the descriptor kept in s->fds[@f] (opened on first
+ * use; a failed read closes it and the next reopens), into @scratch (SCOPE_SCRATCH_SIZE),
+ * parsed into @ret (struct machine_zone_list for zoneinfo and buddyinfo, struct proc_vmstat,
+ * proc_meminfo, psi_stats, memcg_v1_stat, ... as scope.c's tables say). Return: 0 or -errno.
+ */
+int scope_load(struct scope *s, unsigned int f, char *scratch, void *ret);
 /* scope_reads_name() - where the scope's reads are counted, for the log: "blkio", "io.stat",
  * "machine pgpgin". */
 const char *scope_reads_name(const struct scope *s);
