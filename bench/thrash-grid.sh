@@ -17,11 +17,12 @@
 #   check  the `make check` subset: a slow-disk cell, a fast one, a stream; oomguard only; exits
 #          1 when a cell fails
 #   --rejudge DIR  judge the cells of a finished run in DIR again and rewrite its report
+#   --resume       with --out DIR of a run that stopped: run only the cells it has no line for
 set -u
 cd "$(dirname "$0")/.." || exit 1
 top=$PWD
 profile=full contenders=oomguard,kernel,earlyoom,nohang out="" report=docs/bench-thrash.md
-rejudge_dir=""
+rejudge_dir="" resume=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--profile) profile=$2; shift ;;
@@ -29,6 +30,7 @@ while [ $# -gt 0 ]; do
 	--out) out=$2; shift ;;
 	--report) report=$2; shift ;;
 	--rejudge) rejudge_dir=$2; shift ;;
+	--resume) resume=1 ;;
 	-h | --help) sed -n '3,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "thrash-grid.sh: unknown argument $1" >&2; exit 2 ;;
 	esac
@@ -50,7 +52,11 @@ done
 [ -z "$out" ] && out=$top/build/bench/thrash-$(date -u +%Y%m%dT%H%M%SZ)-$profile
 mkdir -p "$out/files"
 results=$out/results.tsv
-[ -n "$rejudge_dir" ] || printf 'kind\trate\tover\tanon\tmode\tcontender\tlimit_mib\tfile_mib\tanon_mib\tonset_ms\tkill_ms\toutcome\tdied_ms\n' >"$results"
+if [ -z "$rejudge_dir" ] && ! { [ "$resume" = 1 ] && [ -s "$results" ]; }; then
+	printf '%s\t' kind rate over anon mode contender limit_mib file_mib anon_mib onset_ms \
+		kill_ms outcome >"$results"
+	printf 'died_ms\n' >>"$results"
+fi
 MIB=$((1 << 20))
 OVERHEAD_MIB=0   # none assumed: the group's own share (page tables, buffers) only adds to OVER
 COLD_S=12        # a cold pass takes about this long at a throttled rate
@@ -314,6 +320,9 @@ fails=0
 while read -r kind rate over anon mode whom; do
 	for who in "${ok_list[@]}"; do
 		[ "$whom" = all ] || [ "$who" = oomguard ] || continue
+		[ "$resume" = 1 ] && awk -F'\t' -v k="$kind $rate $over $anon $mode $who" \
+			'$1 " " $2 " " $3 " " $4 " " $5 " " $6 == k { f = 1 } END { exit !f }' \
+			"$results" && continue
 		run_cell "$kind" "$rate" "$over" "$anon" "$mode" "$who" || {
 			echo "thrash-grid: cell $kind $rate $over $anon $mode $who failed to run" >&2
 			fails=$((fails + 1))
