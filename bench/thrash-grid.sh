@@ -112,6 +112,7 @@ run_cell() {
 	local opts=() spid into c m=""
 	dpid=""
 	dir=$out/$kind-r$rate-o$over-a$anon-$mode/$who
+	rm -rf "$dir" # a cell run again (--resume) starts from nothing
 	mkdir -p "$dir"
 	[ "$mode" = mmap ] && m=-m
 	unset CELL_W1 CELL_W2 CELL_AFTER_PASS
