@@ -155,8 +155,10 @@ static void test_events(void **state)
 	}
 	preads = 0;
 	daemon_round(&d);
-	assert_int_equal(d.scopes[2].full_age, 1);
-	assert_true(preads <= 1); /* at most PSI, if something else on the machine reclaimed */
+	assert_int_equal(d.scopes[2].full_age, 1); /* the group reads nothing */
+	/* At most PSI; more only when something else on the machine stalled on memory lately:
+	 * then the machine scope is warm (SCOPE_WARM_ROUNDS) and read in full, the groups not. */
+	assert_true(preads <= 1 || d.scopes[0].full_age == 0);
 	sys = &sys_ops_real;
 	daemon_teardown(&d);
 	assert_int_equal(d.ev.wake_ep, -1);
