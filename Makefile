@@ -232,4 +232,6 @@ format:
 clean:
 	rm -rf $(BUILD) oomguard
 
--include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+# build/machine holds the guest's Debian tree (bench/machine/image.sh): not searched.
+-include $(shell find $(BUILD) -path $(BUILD)/machine -prune -o -name '*.d' -type f -print \
+	2>/dev/null)
