@@ -155,6 +155,14 @@ bench: oomguard $(BENCH_BIN) $(TOOLS)
 check-vm: oomguard $(TOOLS)
 	@tests/vm/run.sh
 
+# The machine bench, not part of `make check` (bench/machine/README.md): a Debian guest with
+# systemd as PID 1 under qemu TCG, oomguard and each contender enabled alone in it, against
+# machine-wide scenarios; builds the guest image when it is missing (build/machine/), runs every
+# cell, writes docs/bench-machine.md. `make bench-machine MB_ARGS=--quick` passes options on.
+.PHONY: bench-machine
+bench-machine: oomguard
+	@bench/machine/run.sh $(MB_ARGS)
+
 # The soak, not part of `make check` (bench/soak.sh; root, cgroup v1 memory and blkio): one
 # ./oomguard, started once, through floods and thrashes in v1 groups for SOAK_SECONDS (3600).
 .PHONY: soak

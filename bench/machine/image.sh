@@ -35,7 +35,7 @@ if [ $force = 1 ] || [ ! -x "$deb/sbin/init" ] || [ "$(cat "$deb.pkgs" 2>/dev/nu
 fi
 
 # The rest is quick: redone when anything it is made of is newer than the image.
-inputs=("$deb.pkgs" "$0" bench/machine/guest/* bench/machine/mb_probe.c tools/*.c tests/vm/vm_eater.c
+inputs=("$deb.pkgs" "$0" bench/machine/guest/* bench/machine/mb_*.c tools/*.c tests/vm/vm_eater.c
 	dist/oomguard.service.in dist/oomguard.conf src/*/*.c src/*/*.h)
 if [ $force = 0 ] && [ -s "$img" ] && [ -z "$(find "${inputs[@]}" -newer "$img" 2>/dev/null)" ]; then
 	exit 0
@@ -59,7 +59,7 @@ static=(-static -std=gnu11 -D_GNU_SOURCE -Isrc -O2 -g -Wall -Wextra -Werror -Wsh
 bin=$root/usr/local/bin
 mkdir -p "$bin"
 for t in tools/mem_eater.c tools/writer.c tools/thrasher.c tests/vm/vm_eater.c \
-	bench/machine/mb_probe.c; do
+	bench/machine/mb_probe.c bench/machine/mb_sample.c; do
 	${CC:-cc} "${static[@]}" -o "$bin/$(basename "$t" .c)" "$t" -linih -lpthread -lm
 done
 install -D -m 0755 bench/machine/guest/mb-run.sh "$root/usr/local/lib/mb/mb-run.sh"

@@ -100,27 +100,37 @@ systemctl set-property --runtime user.slice "${props[@]}" || fail "io.max on use
 	esac
 } >"$out/meta"
 
+# The memory sampler (memory-locked, exempt from kills like the harness), then the service.
+/usr/local/bin/mb_sample >"$out/samples.log" &
+sampler=$!
 # A system service a user expects to survive (a database, sshd): 64 MiB it keeps.
 systemd-run -q --unit=mb-service /usr/local/bin/mem_eater 64 || fail "mb-service"
 # The probe, first of the user's apps (a terminal): its own user unit, lines to probe.log.
 "${ubus[@]}" systemd-run -q --user --unit=mb-probe -p StandardOutput="file:$out/probe.log" \
 	/usr/local/bin/mb_probe || fail "mb-probe"
 sleep 5
+# What the user's apps get (the user's manager gives its services +100 over its own): the
+# scenario's tasks get it too (mb-run.sh's own -1000 is not theirs).
+ppid=$("${ubus[@]}" systemctl --user show -p MainPID --value mb-probe)
+USER_ADJ=$(cat "/proc/$ppid/oom_score_adj" 2>/dev/null) || fail "the probe is not running"
+echo "user_oom_score_adj=${USER_ADJ:-}" >>"$out/meta"
 
 . /usr/local/lib/mb/scenarios.sh
 if [ -z "$error" ]; then
 	say "scenario $scenario starts"
 	ev start
-	"scenario_$scenario"
+	# Its stderr (bash's notes of each killed job among them) to a file of its own.
+	"scenario_$scenario" 2>>"$out/harness.err"
 	ev end
 	say "scenario $scenario ended"
 fi
+kill "$sampler"
 stop_tasks
 
 # What became of the probe and the service, then everything to /dev/vdc.
-"${ubus[@]}" systemctl --user show mb-probe -p ActiveState,Result,ExecMainCode,ExecMainStatus \
+"${ubus[@]}" systemctl --user show mb-probe -p ActiveState,Result,ExecMainPID,ExecMainCode,ExecMainStatus \
 	>"$out/probe.result" 2>&1
-systemctl show mb-service -p ActiveState,Result,ExecMainCode,ExecMainStatus >"$out/service.result"
+systemctl show mb-service -p ActiveState,Result,ExecMainPID,ExecMainCode,ExecMainStatus >"$out/service.result"
 "${ubus[@]}" systemctl --user stop mb-probe
 systemctl stop mb-service
 echo "error=$error" >>"$out/meta"

@@ -1,34 +1,43 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # Sourced by mb-run.sh: the machine-wide scenarios. Every task runs as the user bench in a user
-# unit of its own role: mb-work.service (the offending unit: what makes the trouble),
-# mb-bg.service (bystanders: what else the user runs). The harness (root, in mb-run.service)
+# unit of its own role: mb-work.scope (the offending unit: what makes the trouble),
+# mb-bg.scope (bystanders: what else the user runs). The harness (root, in mb-run.service)
 # starts each task and moves it into its unit before exec, so it sees every exit status; the
-# units exist as the user's manager made them (systemd-run --user), so a contender that acts on
-# units (systemd-oomd) finds them where a user's apps are.
+# units are the user's manager's (systemd-run --user --scope), so a contender that acts on
+# units (systemd-oomd) finds them where a desktop's apps are.
 # Events (events.log, CLOCK_REALTIME ms): "spawn NAME PID ROLE", "exit NAME PID STATUS" (128 +
 # signal when killed; the time is when the harness saw it), "trouble" (the pressure begins),
 # "fit SIZE_MIB ok|killed", "settled", "start", "end".
-# Samples (samples.log, each second): "MS MemAvailable_kib SwapFree_kib some_total_us full_total_us".
+# Samples: mb_sample, started by mb-run.sh (samples.log, every 200 ms).
 
 SCRATCH=/mnt/scratch
 declare -A NAME ROLE
 # A pipe nobody writes: reading it with a time-out is a sleep without a fork.
 mkfifo "${MB_DIR:-/run/mb}/tick"
 exec 9<>"${MB_DIR:-/run/mb}/tick"
-declare -A UNITCG UNITADJ
+declare -A UNITCG
 
-# unit_new UNIT: a user unit (a holder process keeps it up) whose cgroup tasks are moved into;
-# its oom_score_adj (user@.service's) is theirs.
+# unit_new UNIT: a scope of the user's, like the one a desktop starts an app in, kept up by a
+# holder process; tasks are moved into its cgroup, with the oom_score_adj of the user's apps.
+# A scope, not a service: systemd stops a service (OOMPolicy=stop) when the kernel OOM-kills one
+# of its processes, which would kill every task of the unit whoever made the first kill.
 unit_new() {
-	local cg pid
-	"${ubus[@]}" systemd-run -q --user --unit="$1" /bin/sleep infinity || {
+	local cg="" pid n=0
+	setpriv --reuid=1000 --regid=1000 --clear-groups env XDG_RUNTIME_DIR=/run/user/1000 \
+		systemd-run -q --user --scope --unit="$1" /bin/sleep infinity &
+	pid=$!
+	HOLDERS="${HOLDERS:-} $pid"
+	while [ -z "$cg" ] && [ $n -lt 40 ]; do
+		sleep 0.25
+		cg=$("${ubus[@]}" systemctl --user show -p ControlGroup --value "$1")
+		n=$((n + 1))
+	done
+	[ -n "$cg" ] || {
 		fail "unit $1"
 		return 1
 	}
-	cg=$("${ubus[@]}" systemctl --user show -p ControlGroup --value "$1")
 	UNITCG[$1]=/sys/fs/cgroup$cg
-	pid=$("${ubus[@]}" systemctl --user show -p MainPID --value "$1")
-	UNITADJ[$1]=$(cat "/proc/$pid/oom_score_adj")
+	echo "$USER_ADJ" >"/proc/$pid/oom_score_adj"
 }
 
 # spawn ROLE UNIT NAME CMD...: start CMD as bench in UNIT; its output goes to NAME.log.
@@ -38,8 +47,8 @@ spawn() {
 	cg=${UNITCG[$u]}
 	(
 		echo "$BASHPID" >"$cg/cgroup.procs" || exit 126
-		# The harness's -1000 is not the user's: the task gets what its unit's tasks get.
-		echo "${UNITADJ[$u]}" >/proc/self/oom_score_adj || exit 126
+		# The harness's -1000 is not the user's: the task gets what the user's apps get.
+		echo "$USER_ADJ" >/proc/self/oom_score_adj || exit 126
 		exec setpriv --reuid=1000 --regid=1000 --clear-groups "$@"
 	) >>"$out/$name.log" 2>&1 &
 	NAME[$!]=$name
@@ -47,25 +56,9 @@ spawn() {
 	ev spawn "$name" $! "$role"
 }
 
-sample() {
-	local k v u ma=0 sf=0 some full
-	while read -r k v u; do
-		case $k in
-		MemAvailable:) ma=$v ;;
-		SwapFree:) sf=$v ;;
-		esac
-	done </proc/meminfo
-	{
-		read -r some
-		read -r full
-	} </proc/pressure/memory
-	now_ms
-	echo "$NOW $ma $sf ${some##*total=} ${full##*total=}" >>"$out/samples.log"
-}
-
 # reap_until SECONDS COND: each second, note the tasks that exited (bash reaps its children as
-# they die and keeps their status for `wait PID`; `wait -n` loses some when many die at once)
-# and take a sample, until COND succeeds or SECONDS pass. Return: 1 on time-out.
+# they die and keeps their status for `wait PID`; `wait -n` loses some when many die at once),
+# until COND succeeds or SECONDS pass. Return: 1 on time-out.
 reap_until() {
 	local end=$((EPOCHSECONDS + $1)) cond=$2 pid st
 	while :; do
@@ -78,7 +71,6 @@ reap_until() {
 			LAST_EXIT=$EPOCHSECONDS
 			unset "NAME[$pid]"
 		done
-		sample
 		$cond && return 0
 		[ "$EPOCHSECONDS" -lt $end ] || return 1
 	done
@@ -88,9 +80,8 @@ never() { return 1; }
 # stop_tasks: the end; what is left is stopped (these exits are after "end": not kills).
 stop_tasks() {
 	local p
-	for p in "${!NAME[@]}"; do kill -9 "$p" 2>/dev/null; done
+	for p in "${!NAME[@]}" ${HOLDERS:-}; do kill -9 "$p" 2>/dev/null; done
 	wait 2>/dev/null
-	for u in "${!UNITCG[@]}"; do "${ubus[@]}" systemctl --user stop "$u" 2>/dev/null; done
 	rm -f "$SCRATCH"/mb-*
 }
 
@@ -116,8 +107,8 @@ dirty_mib() {
 scenario_flood() {
 	local n=100 i
 	[ "$quick" = 1 ] && n=40
-	unit_new mb-bg.service && unit_new mb-work.service || return
-	for i in 1 2; do spawn bystander mb-bg.service writer$i writer -b 4M "$SCRATCH/mb-w$i" 400M; done
+	unit_new mb-bg.scope && unit_new mb-work.scope || return
+	for i in 1 2; do spawn bystander mb-bg.scope writer$i writer -b 4M "$SCRATCH/mb-w$i" 400M; done
 	reap_until 10 never
 	i=0
 	while [ "$(dirty_mib)" -lt 96 ] && [ $i -lt 40 ]; do
@@ -125,7 +116,7 @@ scenario_flood() {
 		i=$((i + 1))
 	done
 	ev trouble dirty_mib=$(dirty_mib)
-	for i in $(seq 1 $n); do spawn offender mb-work.service eater vm_eater 80 /run/mb/ready; done
+	for i in $(seq 1 $n); do spawn offender mb-work.scope eater vm_eater 80 /run/mb/ready; done
 	LAST_EXIT=$EPOCHSECONDS
 	reap_until $([ "$quick" = 1 ] && echo 300 || echo 600) settled && ev settled
 }
@@ -134,10 +125,10 @@ scenario_flood() {
 # rereading its own file, together over RAM, on the throttled disk. 180 s (--quick: 90).
 scenario_thrash() {
 	local i
-	unit_new mb-work.service || return
+	unit_new mb-work.scope || return
 	ev trouble
 	for i in 1 2 3 4 5 6; do
-		spawn offender mb-work.service tab$i thrasher -a 128M -f 192M "$SCRATCH/mb-t$i"
+		spawn offender mb-work.scope tab$i thrasher -a 128M -f 192M "$SCRATCH/mb-t$i"
 	done
 	reap_until $([ "$quick" = 1 ] && echo 90 || echo 180) never
 }
@@ -147,13 +138,13 @@ scenario_thrash() {
 scenario_leak() {
 	local step=4M cap=720 i
 	[ "$quick" = 1 ] && step=16M cap=200
-	unit_new mb-bg.service && unit_new mb-work.service || return
+	unit_new mb-bg.scope && unit_new mb-work.scope || return
 	for i in 1 2; do
-		spawn bystander mb-bg.service app$i thrasher -a 128M -f 128M "$SCRATCH/mb-a$i"
+		spawn bystander mb-bg.scope app$i thrasher -a 128M -f 128M "$SCRATCH/mb-a$i"
 	done
 	reap_until 15 never
 	ev trouble
-	spawn offender mb-work.service leak mem_eater -s "$step" -i 1000 6G
+	spawn offender mb-work.scope leak mem_eater -s "$step" -i 1000 6G
 	reap_until $cap leak_gone && reap_until 20 never
 }
 leak_gone() { [ "$(live_role offender)" = 0 ]; }
@@ -161,10 +152,10 @@ leak_gone() { [ "$(live_role offender)" = 0 ]; }
 # A fork storm: 300 processes of 12 MiB (3.5 GiB), 20 a second, each holding its memory.
 scenario_forkstorm() {
 	local i
-	unit_new mb-work.service || return
+	unit_new mb-work.scope || return
 	ev trouble
 	for i in $(seq 1 300); do
-		spawn offender mb-work.service small vm_eater 12 /run/mb/ready
+		spawn offender mb-work.scope small vm_eater 12 /run/mb/ready
 		[ $((i % 20)) = 0 ] && reap_until 1 never
 	done
 	LAST_EXIT=$EPOCHSECONDS
@@ -178,12 +169,12 @@ scenario_fit() {
 	local size=1024 inc=128 max
 	[ "$quick" = 1 ] && inc=256
 	max=$(($(awk '/^(MemTotal|SwapTotal):/ { s += $2 } END { print int(s / 1024) }' /proc/meminfo) + 512))
-	unit_new mb-bg.service && unit_new mb-work.service || return
-	spawn bystander mb-bg.service writer writer -b 4M "$SCRATCH/mb-w1" 400M
+	unit_new mb-bg.scope && unit_new mb-work.scope || return
+	spawn bystander mb-bg.scope writer writer -b 4M "$SCRATCH/mb-w1" 400M
 	reap_until 10 never
 	ev trouble
 	while [ $size -le "$max" ]; do
-		spawn offender mb-work.service job$size mem_eater -t 5 "${size}M"
+		spawn offender mb-work.scope job$size mem_eater -t 5 "${size}M"
 		job=$!
 		reap_until 600 job_done
 		if [ "$JOB_ST" = 0 ]; then
