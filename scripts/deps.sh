@@ -10,7 +10,8 @@ bench) pkgs="gnuplot-nox earlyoom nohang lxcfs util-linux procps" ;;
 vm) pkgs="qemu-system-x86 linux-image-cloud-amd64 busybox-static cpio gzip e2fsprogs kmod coreutils gcc libc6-dev libinih-dev" ;;
 # make bench-machine (bench/machine/): a Debian guest built with mmdebstrap, booted with the
 # host's cloud kernel under qemu (its results come back as a tar on a raw disk); gnuplot-nox plots.
-machine) pkgs="mmdebstrap qemu-system-x86 qemu-utils linux-image-cloud-amd64 e2fsprogs tar gcc libc6-dev libinih-dev gnuplot-nox" ;;
+machine) pkgs="mmdebstrap qemu-system-x86 qemu-utils linux-image-cloud-amd64 e2fsprogs tar gcc
+	libc6-dev libinih-dev gnuplot-nox" ;;
 # libFuzzer's runtime is in libclang-rt-dev, which clang only recommends (not installed here).
 fuzz) pkgs="clang libclang-rt-dev make libc6-dev" ;;
 # make deb: dpkg-buildpackage with debian/control's Build-Depends, then lintian.

@@ -26,7 +26,8 @@ mkdir -p "$out"
 # changes (its line is kept beside the tree, in debian.pkgs).
 pkgs="systemd-sysv,udev,dbus,dbus-user-session,libpam-systemd,systemd-oomd,earlyoom,nohang"
 pkgs="$pkgs,systemd-zram-generator,procps,util-linux,kmod,e2fsprogs,less"
-if [ $force = 1 ] || [ ! -x "$deb/sbin/init" ] || [ "$(cat "$deb.pkgs" 2>/dev/null)" != "$pkgs" ]; then
+if [ $force = 1 ] || [ ! -x "$deb/sbin/init" ] ||
+	[ "$(cat "$deb.pkgs" 2>/dev/null)" != "$pkgs" ]; then
 	echo "image.sh: mmdebstrap bookworm ($pkgs)"
 	rm -rf "$deb" "$deb.tmp" "$deb.pkgs"
 	mmdebstrap --variant=minbase --include="$pkgs" bookworm "$deb.tmp"
@@ -37,7 +38,8 @@ fi
 # The rest is quick: redone when anything it is made of is newer than the image.
 inputs=("$deb.pkgs" "$0" bench/machine/guest/* bench/machine/mb_*.c tools/*.c tests/vm/vm_eater.c
 	dist/oomguard.service.in dist/oomguard.conf src/*/*.c src/*/*.h)
-if [ $force = 0 ] && [ -s "$img" ] && [ -z "$(find "${inputs[@]}" -newer "$img" 2>/dev/null)" ]; then
+if [ $force = 0 ] && [ -s "$img" ] &&
+	[ -z "$(find "${inputs[@]}" -newer "$img" 2>/dev/null)" ]; then
 	exit 0
 fi
 echo "image.sh: assembling $img"

@@ -92,6 +92,33 @@ ratios() {
 	done
 }
 
+# goal: one line per way oomguard misses the goal in a scenario ("none" when it misses none).
+goal() {
+	awk '$3 != "-" { f[$1, $2] = $3; w[$1, $2] = $6; p[$1, $2] = $5; u[$1, $2] = $9
+		if (!($1 in seen)) { seen[$1] = 1; order[++n] = $1 } }
+		END {
+			for (i = 1; i <= n; i++) {
+				l = order[i]
+				if (!((l, "oomguard") in f)) continue
+				o = f[l, "oomguard"]
+				for (k in f) {
+					split(k, kk, SUBSEP)
+					if (kk[1] == l && kk[2] != "oomguard" && f[k] < o) {
+						printf "- %s: %d frozen seconds, %s had %d\n", l, o, kk[2], f[k]; bad++
+					}
+				}
+				if (w[l, "oomguard"] > 0) { printf "- %s: %d wrong victims\n", l, w[l, "oomguard"]; bad++ }
+				if (p[l, "oomguard"] > 0) { printf "- %s: %d premature kills\n", l, p[l, "oomguard"]; bad++ }
+				if ((l, "kernel") in u && u[l, "oomguard"] != "-" && u[l, "kernel"] != "-" &&
+				    u[l, "oomguard"] > u[l, "kernel"]) {
+					printf "- %s: %s MiB unused, the kernel %s MiB\n", l, u[l, "oomguard"], u[l, "kernel"]
+					bad++
+				}
+			}
+			if (!bad) print "- none"
+		}' "$tmp/rows"
+}
+
 # Plots: the frozen seconds; per scenario, the probe's lateness and MemAvailable over time.
 plotted=0
 if command -v gnuplot >/dev/null; then
@@ -132,7 +159,8 @@ if command -v gnuplot >/dev/null; then
 	awk -v cs="$present" -v ls="$labels" 'BEGIN { nc = split(cs, c, " "); nl = split(ls, l, " ") }
 		{ v[$1, $2] = $3 }
 		END { for (i = 1; i <= nl; i++) { printf "%s", l[i]
-			for (j = 1; j <= nc; j++) printf " %s", ((l[i], c[j]) in v && v[l[i], c[j]] != "-") ? v[l[i], c[j]] : 0
+			for (j = 1; j <= nc; j++)
+				printf " %s", ((l[i], c[j]) in v && v[l[i], c[j]] != "-") ? v[l[i], c[j]] : 0
 			printf "\n" } }' "$tmp/rows" >"$tmp/frozen.dat"
 	{
 		echo "set terminal pngcairo size 900,400 font ',10'"
@@ -167,10 +195,19 @@ rel=${plots#"$(dirname "$out")/"}
 	table 3
 	echo
 	[ $plotted = 1 ] && echo "![frozen seconds]($rel/frozen.png)" && echo
-	if echo "$present" | grep -qx oomguard; then
+	if echo "$present" | grep -qx oomguard && [ "$(echo "$present" | wc -w)" -gt 1 ]; then
 		echo "## oomguard's frozen seconds against each contender's (ratio; the two counts)"
 		echo
 		ratios
+		echo
+	fi
+	if echo "$present" | grep -qx oomguard; then
+		echo "## The goal, cell by cell"
+		echo
+		echo "oomguard should have the fewest frozen seconds in every scenario, no wrong victim, no"
+		echo "premature kill, and leave no more memory unused than the kernel. Where it does not:"
+		echo
+		goal
 		echo
 	fi
 	echo "## Every cell"

@@ -33,12 +33,19 @@ for arg in "$@"; do
 done
 for c in ${contenders//,/ }; do
 	case $c in kernel | oomguard | earlyoom | nohang | systemd-oomd) ;;
-	*) echo "run.sh: unknown contender '$c' (valid: kernel, oomguard, earlyoom, nohang, systemd-oomd)" >&2; exit 2 ;;
+	*)
+		echo "run.sh: unknown contender '$c' (valid: kernel, oomguard, earlyoom, nohang," \
+			"systemd-oomd)" >&2
+		exit 2
+		;;
 	esac
 done
 for s in ${scenarios//,/ }; do
 	case $s in flood | thrash | leak | forkstorm | fit | idle) ;;
-	*) echo "run.sh: unknown scenario '$s' (valid: flood, thrash, leak, forkstorm, fit, idle)" >&2; exit 2 ;;
+	*)
+		echo "run.sh: unknown scenario '$s' (valid: flood, thrash, leak, forkstorm, fit, idle)" >&2
+		exit 2
+		;;
 	esac
 done
 for z in ${zrams//,/ }; do
@@ -70,7 +77,8 @@ if [ -d /sys/fs/cgroup/memory ] && [ -w /sys/fs/cgroup/memory ]; then
 	hostcg=/sys/fs/cgroup/memory/oomguard-test-machine-$$
 	mkdir "$hostcg"
 	echo $((4 << 30)) >"$hostcg/memory.limit_in_bytes"
-elif [ -w /sys/fs/cgroup/cgroup.subtree_control ] && grep -qw memory /sys/fs/cgroup/cgroup.controllers; then
+elif [ -w /sys/fs/cgroup/cgroup.subtree_control ] &&
+	grep -qw memory /sys/fs/cgroup/cgroup.controllers; then
 	hostcg=/sys/fs/cgroup/oomguard-test-machine-$$
 	mkdir "$hostcg"
 	echo $((4 << 30)) >"$hostcg/memory.max"
@@ -95,12 +103,15 @@ cell() {
 	[ "$cont" = systemd-oomd ] ||
 		wants="$wants systemd.mask=systemd-oomd.socket systemd.mask=systemd-oomd.service"
 	# tb-size: TCG's translation cache (1 GiB by default) would not fit in the host cgroup.
-	local qemu=(qemu-system-x86_64 -accel tcg,tb-size=256 -m 2048 -smp 2 -nodefaults -display none -no-reboot
-		-serial stdio -kernel "$kernel" -initrd "$initrd"
+	local args="root=/dev/vda rw console=ttyS0 loglevel=4 panic=-1 systemd.show_status=0 $wants"
+	args="$args systemd.zram=$z mb.contender=$cont mb.scenario=$scen mb.quick=$quick mb.zram=$z"
+	args="$args mb.rbps=$rbps mb.wbps=$wbps mb.riops=$riops"
+	local qemu=(qemu-system-x86_64 -accel tcg,tb-size=256 -m 2048 -smp 2 -nodefaults
+		-display none -no-reboot -serial stdio -kernel "$kernel" -initrd "$initrd"
 		-drive "file=$dir/root.qcow2,format=qcow2,if=virtio,cache=unsafe"
 		-drive "file=$dir/scratch.img,format=raw,if=virtio,cache=unsafe"
 		-drive "file=$dir/results.img,format=raw,if=virtio,cache=unsafe"
-		-append "root=/dev/vda rw console=ttyS0 loglevel=4 panic=-1 systemd.show_status=0 $wants systemd.zram=$z mb.contender=$cont mb.scenario=$scen mb.quick=$quick mb.zram=$z mb.rbps=$rbps mb.wbps=$wbps mb.riops=$riops")
+		-append "$args")
 	echo "run.sh: $scen zram=$z $cont: booting"
 	start=$(date +%s)
 	set +e

@@ -43,7 +43,8 @@ samples() {
 # Flood with oomguard: frozen at 5 s (before the start), 30-32 s; e1 killed at 33 s in a
 # memory shortage, w1 (a bystander) at 40 s, e3 at 60 s with memory there (premature), e2 after
 # the end (not a kill); the kernel kills pid 300 (not the harness's) at 50 s; oomguard's line
-# for e1 is the same kill; the service was OOM-killed.
+# for e1 is the same kill; dbus.service's main process is killed (cron's after the end); the
+# service was OOM-killed (counted once, by its result).
 r=$d/run
 c=$r/flood/oomguard
 cell "$c" oomguard flood
@@ -66,13 +67,16 @@ EOT
 cat >"$c/out/journal.txt" <<'EOT'
 32.900000 machine-bench oomguard[5]: kill scope=machine pid=101 comm=vm_eater rss_kib=81920
 50.000000 machine-bench kernel: Out of memory: Killed process 300 (foo) total-vm:1kB
+51.000000 machine-bench systemd[1]: dbus.service: Main process exited, code=killed, status=9/KILL
+52.000000 machine-bench systemd[1]: mb-service.service: Main process exited, code=killed, status=9
+90.000000 machine-bench systemd[1]: cron.service: Main process exited, code=killed, status=9/KILL
 EOT
 printf 'ActiveState=failed\nResult=oom-kill\nExecMainPID=401\n' >"$c/out/service.result"
 bench/machine/metrics.sh "$c" >"$d/a" || fail "metrics.sh failed on the flood cell"
 want "$d/a" frozen 3
-want "$d/a" kills 5
+want "$d/a" kills 6
 want "$d/a" premature 1
-want "$d/a" wrong 3
+want "$d/a" wrong 4
 want "$d/a" recovery_s 40.0
 want "$d/a" recovered 1
 want "$d/a" unused_mib 1464
@@ -92,6 +96,13 @@ want "$d/b" frozen 6
 want "$d/b" kills 0
 want "$d/b" recovered 0
 want "$d/b" recovery_s 60.0
+
+# The same flood with nohang: one frozen second, fewer than oomguard's.
+c=$r/flood/nohang
+cell "$c" nohang flood
+probe "$c" 90 40:1100
+samples "$c" 86 60 61
+printf '10000 start\n20000 trouble\n80000 end\n' >"$c/out/events.log"
 
 # Fit with the kernel: 1024 and 1280 MiB finished, 1536 killed in a shortage (not premature).
 c=$r/fit/kernel
@@ -118,18 +129,26 @@ want "$d/c" wrong 0
 
 # A cell whose guest wrote nothing, and bad input.
 mkdir -p "$r/thrash/nohang"
-bench/machine/metrics.sh "$r/thrash/nohang" >/dev/null 2>"$d/err" && fail "metrics.sh took a cell without results"
+bench/machine/metrics.sh "$r/thrash/nohang" >/dev/null 2>"$d/err" &&
+	fail "metrics.sh took a cell without results"
 grep -q 'out/meta missing' "$d/err" || fail "metrics.sh did not name what was missing: $(cat "$d/err")"
-bench/machine/report.sh --out="$d/r.md" "$d/none" 2>"$d/err" && fail "report.sh took a missing directory"
+bench/machine/report.sh --out="$d/r.md" "$d/none" 2>"$d/err" &&
+	fail "report.sh took a missing directory"
 grep -q "no directory $d/none" "$d/err" || fail "report.sh: $(cat "$d/err")"
 
 bench/machine/report.sh --out="$d/r.md" "$r" >/dev/null || fail "report.sh failed"
-grep -qxF '| flood |  | 3 | 6 |  |' "$d/r.md" || fail "frozen table: $(grep '^| flood' "$d/r.md")"
+grep -qxF '| flood |  | 3 | 6 | 1 |' "$d/r.md" || fail "frozen table: $(grep '^| flood' "$d/r.md")"
 grep -qxF '| fit | 0 |  |  |  |' "$d/r.md" || fail "frozen table: $(grep '^| fit' "$d/r.md")"
-grep -qxF '| flood |  | 0.50 (3, 6) |  |' "$d/r.md" || fail "ratio: $(grep '^| flood' "$d/r.md")"
-grep -qF '| flood | oomguard | 3 | 5 | 1 | 3 | 40.0 | 1464 | - | 70.0 | ok | killed | - |' \
+grep -qxF '| flood |  | 0.50 (3, 6) | 3.00 (3, 1) |' "$d/r.md" ||
+	fail "ratio: $(grep '^| flood' "$d/r.md")"
+grep -qF '| flood | oomguard | 3 | 6 | 1 | 4 | 40.0 | 1464 | - | 70.0 | ok | killed | - |' \
 	"$d/r.md" || fail "cells: $(grep '^| flood | oomguard' "$d/r.md")"
 grep -qF '| flood | earlyoom | 6 | 0 | 0 | 0 | >60.0 (frozen at the end) |' "$d/r.md" ||
 	fail "cells: $(grep '^| flood | earlyoom' "$d/r.md")"
 grep -qF '| thrash | nohang | - |' "$d/r.md" || fail "a cell without results is not listed"
+grep -qxF -- '- flood: 4 wrong victims' "$d/r.md" ||
+	fail "goal: $(sed -n '/^## The goal/,/^## Every/p' "$d/r.md")"
+grep -qxF -- '- flood: 1 premature kills' "$d/r.md" || fail "goal: no premature line"
+grep -qxF -- '- flood: 3 frozen seconds, nohang had 1' "$d/r.md" || fail "goal: no frozen line"
+grep -q -- 'earlyoom had' "$d/r.md" && fail "goal: oomguard's 3 s against 6 s is no loss"
 exit 0

@@ -39,7 +39,8 @@ fail() {
 ubus=(runuser -u bench -- env XDG_RUNTIME_DIR=/run/user/1000)
 
 ev boot uptime=$(cut -d' ' -f1 /proc/uptime)
-say "up after $(cut -d' ' -f1 /proc/uptime) s: contender=$contender scenario=$scenario quick=$quick zram=$zram"
+say "up after $(cut -d' ' -f1 /proc/uptime) s: contender=$contender scenario=$scenario" \
+	"quick=$quick zram=$zram"
 
 # wait_for SECONDS CMD...: run CMD every 0.5 s until it succeeds. Return: 1 on time-out.
 wait_for() {
@@ -128,15 +129,17 @@ kill "$sampler"
 stop_tasks
 
 # What became of the probe and the service, then everything to /dev/vdc.
-"${ubus[@]}" systemctl --user show mb-probe -p ActiveState,Result,ExecMainPID,ExecMainCode,ExecMainStatus \
-	>"$out/probe.result" 2>&1
-systemctl show mb-service -p ActiveState,Result,ExecMainPID,ExecMainCode,ExecMainStatus >"$out/service.result"
+props=ActiveState,Result,ExecMainPID,ExecMainCode,ExecMainStatus
+"${ubus[@]}" systemctl --user show mb-probe -p "$props" >"$out/probe.result" 2>&1
+systemctl show mb-service -p "$props" >"$out/service.result"
 "${ubus[@]}" systemctl --user stop mb-probe
 systemctl stop mb-service
 echo "error=$error" >>"$out/meta"
 journalctl -b -o short-unix --no-pager >"$out/journal.txt" 2>&1
 cp /proc/vmstat "$out/vmstat"
-tar -C /run/mb -cf - out | dd of=/dev/vdc bs=1M conv=fsync status=none || say "error: results not written"
-say "results written ($(du -sk "$out" | cut -f1) KiB): frozen seconds $(awk '{ split($3, a, "="); if (a[2] > 1000) n++ } END { print n + 0 }' "$out/probe.log")"
+tar -C /run/mb -cf - out | dd of=/dev/vdc bs=1M conv=fsync status=none ||
+	say "error: results not written"
+frozen=$(awk '{ split($3, a, "="); if (a[2] > 1000) n++ } END { print n + 0 }' "$out/probe.log")
+say "results written ($(du -sk "$out" | cut -f1) KiB): frozen seconds $frozen"
 say "done"
 systemctl --force --force poweroff

@@ -168,7 +168,7 @@ scenario_forkstorm() {
 scenario_fit() {
 	local size=1024 inc=128 max
 	[ "$quick" = 1 ] && inc=256
-	max=$(($(awk '/^(MemTotal|SwapTotal):/ { s += $2 } END { print int(s / 1024) }' /proc/meminfo) + 512))
+	max=$(awk '/^(MemTotal|SwapTotal):/ { s += $2 } END { print int(s / 1024) + 512 }' /proc/meminfo)
 	unit_new mb-bg.scope && unit_new mb-work.scope || return
 	spawn bystander mb-bg.scope writer writer -b 4M "$SCRATCH/mb-w1" 400M
 	reap_until 10 never
