@@ -46,8 +46,8 @@ done
 [ -s "$tmp/rows" ] || { echo "report.sh: no cells in ${dirs[*]}" >&2; exit 1; }
 
 # Scenario labels in the bench's order (flood, flood-zram, thrash, ...), contenders present.
-labels=$(for s in $order; do for z in "" -zram; do
-	awk -v l="$s$z" '$1 == l { print l; exit }' "$tmp/rows"; done; done)
+labels=$(for s in $order; do for z in "" -zram; do for p in "" -continue; do
+	awk -v l="$s$z$p" '$1 == l { print l; exit }' "$tmp/rows"; done; done; done)
 present=$(for c in $contenders; do awk -v c="$c" '$2 == c { print c; exit }' "$tmp/rows"; done)
 
 # table COLUMN: a scenario x contender table of one figure.

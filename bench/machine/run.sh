@@ -4,11 +4,15 @@
 # contender enabled alone in a fresh copy of the Debian guest (image.sh), booted under qemu TCG
 # (2 GiB, 2 CPUs), one boot per cell; then the report (report.sh).
 # Usage: bench/machine/run.sh [--quick] [--contenders=a,b] [--scenarios=a,b] [--zram=0,1]
-#                             [--out=DIR] [--report=FILE] [--no-report]
+#                             [--oom-policy=stop|continue] [--out=DIR] [--report=FILE]
+#                             [--no-report]
 #   --quick       smaller scenarios (40 eaters, 90 s thrash, 16 MiB/s leak, 256 MiB fit steps)
 #   contenders    kernel, oomguard, earlyoom, nohang, systemd-oomd (default: all)
 #   scenarios     flood, thrash, leak, forkstorm, fit (default: all); idle: the probe alone
 #   --zram=0,1    without and with a zram swap device (default: both)
+#   --oom-policy  stop (systemd's default): the workload's units are scopes, which systemd stops
+#                 when the kernel OOM-kills one of their tasks; continue: they are services with
+#                 OOMPolicy=continue (cells SCENARIO[-zram]-continue)
 #   --out=DIR     where the cells go (default build/machine/runs/UTC-TIME)
 #   --report=FILE the report (default docs/bench-machine.md; plots beside it in docs/bench-machine/)
 #   MB_TIMEOUT    seconds a cell may run before its guest is stopped (default 1200)
@@ -17,7 +21,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 quick=0 contenders=kernel,oomguard,earlyoom,nohang,systemd-oomd
 scenarios=flood,thrash,leak,forkstorm,fit zrams=0,1 outdir="" report=docs/bench-machine.md
-do_report=1
+do_report=1 policy=stop
 for arg in "$@"; do
 	case $arg in
 	--quick) quick=1 ;;
@@ -25,9 +29,10 @@ for arg in "$@"; do
 	--scenarios=*) scenarios=${arg#*=} ;;
 	--zram=*) zrams=${arg#*=} ;;
 	--out=*) outdir=${arg#*=} ;;
+	--oom-policy=stop | --oom-policy=continue) policy=${arg#*=} ;;
 	--report=*) report=${arg#*=} ;;
 	--no-report) do_report=0 ;;
-	-h | --help) sed -n '3,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h | --help) sed -n '3,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "run.sh: unknown argument $arg (see --help)" >&2; exit 2 ;;
 	esac
 done
@@ -91,6 +96,7 @@ cell() {
 	local scen=$1 z=$2 cont=$3 dir wants="" rc start
 	dir=$outdir/$scen/$cont
 	[ "$z" = 1 ] && dir=$outdir/$scen-zram/$cont
+	[ "$policy" = stop ] || dir=${dir%/*}-$policy/$cont
 	mkdir -p "$dir"
 	qemu-img create -q -f qcow2 -b "$img" -F raw "$dir/root.qcow2"
 	truncate -s 4G "$dir/scratch.img"
@@ -105,7 +111,7 @@ cell() {
 	# tb-size: TCG's translation cache (1 GiB by default) would not fit in the host cgroup.
 	local args="root=/dev/vda rw console=ttyS0 loglevel=4 panic=-1 systemd.show_status=0 $wants"
 	args="$args systemd.zram=$z mb.contender=$cont mb.scenario=$scen mb.quick=$quick mb.zram=$z"
-	args="$args mb.rbps=$rbps mb.wbps=$wbps mb.riops=$riops"
+	args="$args mb.rbps=$rbps mb.wbps=$wbps mb.riops=$riops mb.oompolicy=$policy"
 	local qemu=(qemu-system-x86_64 -accel tcg,tb-size=256 -m 2048 -smp 2 -nodefaults
 		-display none -no-reboot -serial stdio -kernel "$kernel" -initrd "$initrd"
 		-drive "file=$dir/root.qcow2,format=qcow2,if=virtio,cache=unsafe"

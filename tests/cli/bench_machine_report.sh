@@ -127,6 +127,13 @@ want "$d/c" kills 1
 want "$d/c" premature 0
 want "$d/c" wrong 0
 
+# A cell of --oom-policy=continue, listed after the flood's.
+c=$r/flood-continue/kernel
+cell "$c" kernel flood
+probe "$c" 20 12:1500
+samples "$c" 20 0 0
+printf '1000 start\n2000 trouble\n15000 end\n' >"$c/out/events.log"
+
 # A cell whose guest wrote nothing, and bad input.
 mkdir -p "$r/thrash/nohang"
 bench/machine/metrics.sh "$r/thrash/nohang" >/dev/null 2>"$d/err" &&
@@ -139,6 +146,10 @@ grep -q "no directory $d/none" "$d/err" || fail "report.sh: $(cat "$d/err")"
 bench/machine/report.sh --out="$d/r.md" "$r" >/dev/null || fail "report.sh failed"
 grep -qxF '| flood |  | 3 | 6 | 1 |' "$d/r.md" || fail "frozen table: $(grep '^| flood' "$d/r.md")"
 grep -qxF '| fit | 0 |  |  |  |' "$d/r.md" || fail "frozen table: $(grep '^| fit' "$d/r.md")"
+grep -qxF '| flood-continue | 1 |  |  |  |' "$d/r.md" ||
+	fail "frozen table: $(grep '^| flood-continue' "$d/r.md")"
+[ "$(grep -m 3 -oE '^\| (flood|flood-continue|fit) \|' "$d/r.md" | tr -d '| ' | tr '\n' ' ')" = \
+	"flood flood-continue fit " ] || fail "scenario order: $(grep -m 3 '^| f' "$d/r.md")"
 grep -qxF '| flood |  | 0.50 (3, 6) | 3.00 (3, 1) |' "$d/r.md" ||
 	fail "ratio: $(grep '^| flood' "$d/r.md")"
 grep -qF '| flood | oomguard | 3 | 6 | 1 | 4 | 40.0 | 1464 | - | 70.0 | ok | killed | - |' \

@@ -9,7 +9,7 @@ set -u
 out=/run/mb/out
 mkdir -p "$out" /run/mb/ready
 chown bench:bench /run/mb /run/mb/out /run/mb/ready
-contender=kernel scenario=none quick=0 zram=0 rbps=50M wbps=50M riops=1000
+contender=kernel scenario=none quick=0 zram=0 rbps=50M wbps=50M riops=1000 oompolicy=stop
 for w in $(cat /proc/cmdline); do
 	case $w in
 	mb.contender=*) contender=${w#*=} ;;
@@ -19,6 +19,7 @@ for w in $(cat /proc/cmdline); do
 	mb.rbps=*) rbps=${w#*=} ;;
 	mb.wbps=*) wbps=${w#*=} ;;
 	mb.riops=*) riops=${w#*=} ;;
+	mb.oompolicy=*) oompolicy=${w#*=} ;;
 	esac
 done
 
@@ -89,6 +90,7 @@ systemctl set-property --runtime user.slice "${props[@]}" || fail "io.max on use
 	echo "scenario=$scenario"
 	echo "quick=$quick"
 	echo "zram=$zram"
+	echo "oom_policy=$oompolicy"
 	echo "swaps=$swaps"
 	echo "kernel=$(uname -r)"
 	echo "mem_total_kib=$(awk '/^MemTotal:/ { print $2 }' /proc/meminfo)"

@@ -1,10 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # Sourced by mb-run.sh: the machine-wide scenarios. Every task runs as the user bench in a user
-# unit of its own role: mb-work.scope (the offending unit: what makes the trouble),
-# mb-bg.scope (bystanders: what else the user runs). The harness (root, in mb-run.service)
+# unit of its own role: mb-work (the offending unit: what makes the trouble), mb-bg (bystanders:
+# what else the user runs); scopes, or services (unit_new). The harness (root, in mb-run.service)
 # starts each task and moves it into its unit before exec, so it sees every exit status; the
-# units are the user's manager's (systemd-run --user --scope), so a contender that acts on
-# units (systemd-oomd) finds them where a desktop's apps are.
+# units are the user's manager's (systemd-run --user), so a contender that acts on units
+# (systemd-oomd) finds them where a desktop's apps are.
 # Events (events.log, CLOCK_REALTIME ms): "spawn NAME PID ROLE", "exit NAME PID STATUS" (128 +
 # signal when killed; the time is when the harness saw it), "trouble" (the pressure begins),
 # "fit SIZE_MIB ok|killed", "settled", "start", "end".
@@ -17,23 +17,34 @@ mkfifo "${MB_DIR:-/run/mb}/tick"
 exec 9<>"${MB_DIR:-/run/mb}/tick"
 declare -A UNITCG
 
-# unit_new UNIT: a scope of the user's, like the one a desktop starts an app in, kept up by a
-# holder process; tasks are moved into its cgroup, with the oom_score_adj of the user's apps.
-# A scope, not a service: systemd stops a service (OOMPolicy=stop) when the kernel OOM-kills one
-# of its processes, which would kill every task of the unit whoever made the first kill.
+# unit_new NAME: a unit of the user's, kept up by a holder process; tasks are moved into its
+# cgroup, with the oom_score_adj of the user's apps. By default a scope (NAME.scope), like the one
+# a desktop starts an app in; systemd 252 stops a scope (and a service, OOMPolicy=stop) when the
+# kernel OOM-kills one of its processes, which kills every task of the unit whoever made the
+# first kill. mb.oompolicy=continue: a service (NAME.service) with OOMPolicy=continue instead.
+# Sets UNIT to the unit's name.
 unit_new() {
 	local cg="" pid n=0
-	setpriv --reuid=1000 --regid=1000 --clear-groups env XDG_RUNTIME_DIR=/run/user/1000 \
-		systemd-run -q --user --scope --unit="$1" /bin/sleep infinity &
-	pid=$!
+	if [ "$oompolicy" = continue ]; then
+		UNIT=$1.service
+		setpriv --reuid=1000 --regid=1000 --clear-groups env XDG_RUNTIME_DIR=/run/user/1000 \
+			systemd-run -q --user --unit="$UNIT" -p OOMPolicy=continue /bin/sleep infinity ||
+			fail "unit $UNIT"
+		pid=$("${ubus[@]}" systemctl --user show -p MainPID --value "$UNIT")
+	else
+		UNIT=$1.scope
+		setpriv --reuid=1000 --regid=1000 --clear-groups env XDG_RUNTIME_DIR=/run/user/1000 \
+			systemd-run -q --user --scope --unit="$UNIT" /bin/sleep infinity &
+		pid=$!
+	fi
 	HOLDERS="${HOLDERS:-} $pid"
 	while [ -z "$cg" ] && [ $n -lt 40 ]; do
 		sleep 0.25
-		cg=$("${ubus[@]}" systemctl --user show -p ControlGroup --value "$1")
+		cg=$("${ubus[@]}" systemctl --user show -p ControlGroup --value "$UNIT")
 		n=$((n + 1))
 	done
 	[ -n "$cg" ] || {
-		fail "unit $1"
+		fail "unit $UNIT"
 		return 1
 	}
 	UNITCG[$1]=/sys/fs/cgroup$cg
@@ -107,8 +118,8 @@ dirty_mib() {
 scenario_flood() {
 	local n=100 i
 	[ "$quick" = 1 ] && n=40
-	unit_new mb-bg.scope && unit_new mb-work.scope || return
-	for i in 1 2; do spawn bystander mb-bg.scope writer$i writer -b 4M "$SCRATCH/mb-w$i" 400M; done
+	unit_new mb-bg && unit_new mb-work || return
+	for i in 1 2; do spawn bystander mb-bg writer$i writer -b 4M "$SCRATCH/mb-w$i" 400M; done
 	reap_until 10 never
 	i=0
 	while [ "$(dirty_mib)" -lt 96 ] && [ $i -lt 40 ]; do
@@ -116,7 +127,7 @@ scenario_flood() {
 		i=$((i + 1))
 	done
 	ev trouble dirty_mib=$(dirty_mib)
-	for i in $(seq 1 $n); do spawn offender mb-work.scope eater vm_eater 80 /run/mb/ready; done
+	for i in $(seq 1 $n); do spawn offender mb-work eater vm_eater 80 /run/mb/ready; done
 	LAST_EXIT=$EPOCHSECONDS
 	reap_until $([ "$quick" = 1 ] && echo 300 || echo 600) settled && ev settled
 }
@@ -125,10 +136,10 @@ scenario_flood() {
 # rereading its own file, together over RAM, on the throttled disk. 180 s (--quick: 90).
 scenario_thrash() {
 	local i
-	unit_new mb-work.scope || return
+	unit_new mb-work || return
 	ev trouble
 	for i in 1 2 3 4 5 6; do
-		spawn offender mb-work.scope tab$i thrasher -a 128M -f 192M "$SCRATCH/mb-t$i"
+		spawn offender mb-work tab$i thrasher -a 128M -f 192M "$SCRATCH/mb-t$i"
 	done
 	reap_until $([ "$quick" = 1 ] && echo 90 || echo 180) never
 }
@@ -138,13 +149,13 @@ scenario_thrash() {
 scenario_leak() {
 	local step=4M cap=720 i
 	[ "$quick" = 1 ] && step=16M cap=200
-	unit_new mb-bg.scope && unit_new mb-work.scope || return
+	unit_new mb-bg && unit_new mb-work || return
 	for i in 1 2; do
-		spawn bystander mb-bg.scope app$i thrasher -a 128M -f 128M "$SCRATCH/mb-a$i"
+		spawn bystander mb-bg app$i thrasher -a 128M -f 128M "$SCRATCH/mb-a$i"
 	done
 	reap_until 15 never
 	ev trouble
-	spawn offender mb-work.scope leak mem_eater -s "$step" -i 1000 6G
+	spawn offender mb-work leak mem_eater -s "$step" -i 1000 6G
 	reap_until $cap leak_gone && reap_until 20 never
 }
 leak_gone() { [ "$(live_role offender)" = 0 ]; }
@@ -152,10 +163,10 @@ leak_gone() { [ "$(live_role offender)" = 0 ]; }
 # A fork storm: 300 processes of 12 MiB (3.5 GiB), 20 a second, each holding its memory.
 scenario_forkstorm() {
 	local i
-	unit_new mb-work.scope || return
+	unit_new mb-work || return
 	ev trouble
 	for i in $(seq 1 300); do
-		spawn offender mb-work.scope small vm_eater 12 /run/mb/ready
+		spawn offender mb-work small vm_eater 12 /run/mb/ready
 		[ $((i % 20)) = 0 ] && reap_until 1 never
 	done
 	LAST_EXIT=$EPOCHSECONDS
@@ -169,12 +180,12 @@ scenario_fit() {
 	local size=1024 inc=128 max
 	[ "$quick" = 1 ] && inc=256
 	max=$(awk '/^(MemTotal|SwapTotal):/ { s += $2 } END { print int(s / 1024) + 512 }' /proc/meminfo)
-	unit_new mb-bg.scope && unit_new mb-work.scope || return
-	spawn bystander mb-bg.scope writer writer -b 4M "$SCRATCH/mb-w1" 400M
+	unit_new mb-bg && unit_new mb-work || return
+	spawn bystander mb-bg writer writer -b 4M "$SCRATCH/mb-w1" 400M
 	reap_until 10 never
 	ev trouble
 	while [ $size -le "$max" ]; do
-		spawn offender mb-work.scope job$size mem_eater -t 5 "${size}M"
+		spawn offender mb-work job$size mem_eater -t 5 "${size}M"
 		job=$!
 		reap_until 600 job_done
 		if [ "$JOB_ST" = 0 ]; then
