@@ -13,6 +13,7 @@
 #               before the kill was seen (the harness and the journal see it late); not
 #               counted without a sample then, nor for the kernel's own OOM kills
 #   wrong       victims that are not offenders: bystanders, the probe, the service, other pids
+#   kernel_kills  the kernel's OOM kills (/proc/vmstat oom_kill over the scenario, mb_sample)
 #   recovery_s  from the trouble (the scenario's "trouble" event) to the later of the last kill
 #               and the end of the last frozen second; 0 without either
 #   recovered   0 when a frozen second falls in the scenario's last 10 s, else 1
@@ -47,7 +48,7 @@ FILENAME ~ /probe.log$/ {
 	pr[++np] = r[2]; pl[np] = l[2]
 	next
 }
-FILENAME ~ /samples.log$/ { st[++ns] = $1; sa[ns] = $2; sf[ns] = $3; next }
+FILENAME ~ /samples.log$/ { st[++ns] = $1; sa[ns] = $2; sf[ns] = $3; so[ns] = $6; next }
 FILENAME == P || FILENAME == S {
 	who = FILENAME == P ? "probe" : "service"
 	split($0, kv, "="); res[who, kv[1]] = kv[2]
@@ -115,10 +116,14 @@ END {
 	rec_end = lastkill > lastfz ? lastkill : lastfz
 	recovery = rec_end > trouble ? (rec_end - trouble) / 1000 : 0
 	recovered = (lastfz && lastfz > end - 10000) ? 0 : 1
-	n = 0; sum = 0
-	for (j = 1; j <= ns; j++) if (st[j] >= end - 10000 && st[j] <= end) { n++; sum += sa[j] }
+	n = 0; sum = 0; o0 = ""; o1 = ""
+	for (j = 1; j <= ns; j++) {
+		if (st[j] >= end - 10000 && st[j] <= end) { n++; sum += sa[j] }
+		if (st[j] >= start && st[j] <= end && so[j] != "") { if (o0 == "") o0 = so[j]; o1 = so[j] }
+	}
 	printf "contender %s\nscenario %s\nzram %s\n", meta["contender"], meta["scenario"], meta["zram"]
 	printf "frozen %d\nkills %d\npremature %d\nwrong %d\n", frozen, kills, premature, wrong
+	printf "kernel_kills %s\n", o0 == "" ? "-" : o1 - o0
 	printf "recovery_s %.1f\nrecovered %d\n", recovery, recovered
 	printf "unused_mib %s\n", n ? int(sum / n / 1024) : "-"
 	printf "fit_mib %s\n", fit ? fit : (fit_seen ? 0 : "-")

@@ -27,6 +27,7 @@ order="flood thrash leak forkstorm fit idle"
 
 # One row per cell: LABEL CONTENDER then the figures (metrics.sh's keys, in this order).
 keys="frozen kills premature wrong recovery_s recovered unused_mib fit_mib duration_s probe service"
+keys="$keys kernel_kills"
 for d in "${dirs[@]}"; do
 	[ -d "$d" ] || { echo "report.sh: no directory $d" >&2; exit 1; }
 	for cell in "$d"/*/*/; do
@@ -39,7 +40,7 @@ for d in "${dirs[@]}"; do
 			echo "$row ${err// /_}" >>"$tmp/rows"
 			echo "$label $cont $cell" >>"$tmp/cells"
 		else
-			echo "$label $cont - - - - - - - - - - - no_results" >>"$tmp/rows"
+			echo "$label $cont - - - - - - - - - - - - no_results" >>"$tmp/rows"
 		fi
 	done
 done
@@ -212,16 +213,16 @@ rel=${plots#"$(dirname "$out")/"}
 	fi
 	echo "## Every cell"
 	echo
-	echo "| scenario | contender | frozen s | kills | premature | wrong victims | recovery s |" \
-		"memory unused MiB | fit MiB | run s | probe | service | error |"
-	echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---|---|"
+	echo "| scenario | contender | frozen s | kills | by the kernel | premature | wrong victims |" \
+		"recovery s | memory unused MiB | fit MiB | run s | probe | service | error |"
+	echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|---|"
 	for l in $labels; do
 		for c in $present; do
 			awk -v l="$l" -v c="$c" '$1 == l && $2 == c {
 				rec = $7 == "-" ? "-" : ($8 == 0 ? ">" $7 " (frozen at the end)" : $7)
-				e = $14; gsub(/_/, " ", e)
-				printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
-					$1, $2, $3, $4, $5, $6, rec, $9, $10, $11, $12, $13, e }' "$tmp/rows"
+				e = $15; gsub(/_/, " ", e)
+				printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
+					$1, $2, $3, $4, $14, $5, $6, rec, $9, $10, $11, $12, $13, e }' "$tmp/rows"
 		done
 	done
 	if [ $plotted = 1 ]; then

@@ -33,11 +33,12 @@ probe() {
 		echo "sec=$s real_ms=$((s * 1000)) late_ms=$late cmd_ms=10" >>"$f"
 	done
 }
-# samples DIR SECONDS LOW_FROM LOW_TO: MemAvailable 1500000 KiB each second, 100000 between the
-# seconds given.
+# samples DIR SECONDS LOW_FROM LOW_TO [OOM_AT]: MemAvailable 1500000 KiB each second, 100000
+# between the seconds given; /proc/vmstat oom_kill 5, 6 from second OOM_AT.
 samples() {
-	awk -v n="$2" -v a="$3" -v b="$4" 'BEGIN { for (s = 0; s < n; s++)
-		print s * 1000, (s >= a && s <= b) ? 100000 : 1500000, 0, 0, 0, 0 }' >"$1/out/samples.log"
+	awk -v n="$2" -v a="$3" -v b="$4" -v o="${5:-999}" 'BEGIN { for (s = 0; s < n; s++)
+		print s * 1000, (s >= a && s <= b) ? 100000 : 1500000, 0, 0, 0, (s >= o ? 6 : 5) }' \
+		>"$1/out/samples.log"
 }
 
 # Flood with oomguard: frozen at 5 s (before the start), 30-32 s; e1 killed at 33 s in a
@@ -108,7 +109,7 @@ printf '10000 start\n20000 trouble\n80000 end\n' >"$c/out/events.log"
 c=$r/fit/kernel
 cell "$c" kernel fit
 probe "$c" 8
-samples "$c" 8 3 4
+samples "$c" 8 3 4 4
 cat >"$c/out/events.log" <<'EOT'
 1000 start
 1500 trouble
@@ -126,6 +127,8 @@ want "$d/c" fit_mib 1280
 want "$d/c" kills 1
 want "$d/c" premature 0
 want "$d/c" wrong 0
+want "$d/c" kernel_kills 1
+want "$d/a" kernel_kills 0
 
 # A cell of --oom-policy=continue, listed after the flood's.
 c=$r/flood-continue/kernel
@@ -148,13 +151,13 @@ grep -qxF '| flood |  | 3 | 6 | 1 |' "$d/r.md" || fail "frozen table: $(grep '^|
 grep -qxF '| fit | 0 |  |  |  |' "$d/r.md" || fail "frozen table: $(grep '^| fit' "$d/r.md")"
 grep -qxF '| flood-continue | 1 |  |  |  |' "$d/r.md" ||
 	fail "frozen table: $(grep '^| flood-continue' "$d/r.md")"
-[ "$(grep -m 3 -oE '^\| (flood|flood-continue|fit) \|' "$d/r.md" | tr -d '| ' | tr '\n' ' ')" = \
-	"flood flood-continue fit " ] || fail "scenario order: $(grep -m 3 '^| f' "$d/r.md")"
+[ "$(grep -m 3 -oE '^\| (flood|flood-continue|fit) \|' "$d/r.md" | tr -d '| ' |
+	tr '\n' ' ')" = "flood flood-continue fit " ] || fail "scenario order: $(grep -m 3 '^| f' "$d/r.md")"
 grep -qxF '| flood |  | 0.50 (3, 6) | 3.00 (3, 1) |' "$d/r.md" ||
 	fail "ratio: $(grep '^| flood' "$d/r.md")"
-grep -qF '| flood | oomguard | 3 | 6 | 1 | 4 | 40.0 | 1464 | - | 70.0 | ok | killed | - |' \
+grep -qF '| flood | oomguard | 3 | 6 | 0 | 1 | 4 | 40.0 | 1464 | - | 70.0 | ok | killed | - |' \
 	"$d/r.md" || fail "cells: $(grep '^| flood | oomguard' "$d/r.md")"
-grep -qF '| flood | earlyoom | 6 | 0 | 0 | 0 | >60.0 (frozen at the end) |' "$d/r.md" ||
+grep -qF '| flood | earlyoom | 6 | 0 | 0 | 0 | 0 | >60.0 (frozen at the end) |' "$d/r.md" ||
 	fail "cells: $(grep '^| flood | earlyoom' "$d/r.md")"
 grep -qF '| thrash | nohang | - |' "$d/r.md" || fail "a cell without results is not listed"
 grep -qxF -- '- flood: 4 wrong victims' "$d/r.md" ||
