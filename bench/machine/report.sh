@@ -208,6 +208,8 @@ rel=${plots#"$(dirname "$out")/"}
 		echo "oomguard should have the fewest frozen seconds in every scenario, no wrong victim, no"
 		echo "premature kill, and leave no more memory unused than the kernel. Where it does not:"
 		echo
+		[ "$(echo "$present" | wc -w)" -gt 1 ] ||
+			echo "- (oomguard alone in these cells: only its own wrong and premature kills count)"
 		goal
 		echo
 	fi
