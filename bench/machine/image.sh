@@ -26,7 +26,7 @@ mkdir -p "$out"
 # changes (its line is kept beside the tree, in debian.pkgs).
 pkgs="systemd-sysv,udev,dbus,dbus-user-session,libpam-systemd,systemd-oomd,earlyoom,nohang"
 pkgs="$pkgs,systemd-zram-generator,procps,util-linux,kmod,e2fsprogs,less"
-if [ $force = 1 ] || [ ! -x "$deb/sbin/init" ] ||
+if [ $force = 1 ] || [ ! -f "$deb/etc/debian_version" ] ||
 	[ "$(cat "$deb.pkgs" 2>/dev/null)" != "$pkgs" ]; then
 	echo "image.sh: mmdebstrap bookworm ($pkgs)"
 	rm -rf "$deb" "$deb.tmp" "$deb.pkgs"
