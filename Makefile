@@ -156,6 +156,14 @@ bench: oomguard $(BENCH_BIN) $(TOOLS)
 check-vm: oomguard $(TOOLS)
 	@tests/vm/run.sh
 
+# The machine bench, not part of `make check` (bench/machine/README.md): a Debian guest with
+# systemd as PID 1 under qemu TCG, oomguard and each contender enabled alone in it, against
+# machine-wide scenarios; builds the guest image when it is missing (build/machine/), runs every
+# cell, writes docs/bench-machine.md. `make bench-machine MB_ARGS=--quick` passes options on.
+.PHONY: bench-machine
+bench-machine: oomguard
+	@bench/machine/run.sh $(MB_ARGS)
+
 # The soak, not part of `make check` (bench/soak.sh; root, cgroup v1 memory and blkio): one
 # ./oomguard, started once, through floods and thrashes in v1 groups for SOAK_SECONDS (3600).
 .PHONY: soak
@@ -233,4 +241,6 @@ format:
 clean:
 	rm -rf $(BUILD) oomguard
 
--include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+# build/machine holds the guest's Debian tree (bench/machine/image.sh): not searched.
+-include $(shell find $(BUILD) -path $(BUILD)/machine -prune -o -name '*.d' -type f -print \
+	2>/dev/null)

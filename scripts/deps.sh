@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 # Installs the Debian packages oomguard needs when they are missing (as root), or says which.
-# Usage: scripts/deps.sh build|bench|vm|fuzz|deb
+# Usage: scripts/deps.sh build|bench|vm|machine|fuzz|deb
 set -eu
 case "${1:-build}" in
 # groff-base: tests/cli/man.sh formats the manual pages.
@@ -11,11 +11,15 @@ build) pkgs="gcc make pkg-config libc6-dev musl-tools libcmocka-dev libinih-dev 
 	pkgs="$pkgs dbus-daemon dbus-bin python3-prometheus-client" ;;
 bench) pkgs="gnuplot-nox earlyoom nohang lxcfs util-linux procps" ;;
 vm) pkgs="qemu-system-x86 linux-image-cloud-amd64 busybox-static cpio gzip e2fsprogs kmod coreutils gcc libc6-dev libinih-dev" ;;
+# make bench-machine (bench/machine/): a Debian guest built with mmdebstrap, booted with the
+# host's cloud kernel under qemu (its results come back as a tar on a raw disk); gnuplot-nox plots.
+machine) pkgs="mmdebstrap qemu-system-x86 qemu-utils linux-image-cloud-amd64 e2fsprogs tar gcc
+	libc6-dev libinih-dev gnuplot-nox" ;;
 # libFuzzer's runtime is in libclang-rt-dev, which clang only recommends (not installed here).
 fuzz) pkgs="clang libclang-rt-dev make libc6-dev" ;;
 # make deb: dpkg-buildpackage with debian/control's Build-Depends, then lintian.
 deb) pkgs="dpkg-dev build-essential debhelper musl-tools libinih-dev lintian" ;;
-*) echo "deps.sh: unknown set '$1' (valid: build, bench, vm, fuzz, deb)" >&2; exit 2 ;;
+*) echo "deps.sh: unknown set '$1' (valid: build, bench, vm, machine, fuzz, deb)" >&2; exit 2 ;;
 esac
 missing=""
 for p in $pkgs; do

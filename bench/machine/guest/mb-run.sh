@@ -1,0 +1,147 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# The guest's side of the machine bench (bench/machine/README.md). Reads the kernel command
+# line (mb.contender=, mb.scenario=, mb.quick=, mb.zram=, mb.rbps=, mb.riops=, mb.wbps=), checks
+# the contender runs, throttles user.slice's disks through io.max, starts a protected system
+# service and the probe (a user's app), runs the scenario as the user's apps, then writes
+# everything to /dev/vdc as a tar and powers off. Console lines start with "MB ".
+set -u
+out=/run/mb/out
+mkdir -p "$out" /run/mb/ready
+chown bench:bench /run/mb /run/mb/out /run/mb/ready
+contender=kernel scenario=none quick=0 zram=0 rbps=50M wbps=50M riops=1000 oompolicy=stop
+for w in $(cat /proc/cmdline); do
+	case $w in
+	mb.contender=*) contender=${w#*=} ;;
+	mb.scenario=*) scenario=${w#*=} ;;
+	mb.quick=*) quick=${w#*=} ;;
+	mb.zram=*) zram=${w#*=} ;;
+	mb.rbps=*) rbps=${w#*=} ;;
+	mb.wbps=*) wbps=${w#*=} ;;
+	mb.riops=*) riops=${w#*=} ;;
+	mb.oompolicy=*) oompolicy=${w#*=} ;;
+	esac
+done
+
+now_ms() {
+	local t=${EPOCHREALTIME/./}
+	NOW=$((t / 1000))
+}
+ev() {
+	now_ms
+	echo "$NOW $*" >>"$out/events.log"
+}
+say() { echo "MB $*"; }
+error=""
+fail() {
+	error="$error$*; "
+	say "error: $*"
+}
+ubus=(runuser -u bench -- env XDG_RUNTIME_DIR=/run/user/1000)
+
+ev boot uptime=$(cut -d' ' -f1 /proc/uptime)
+say "up after $(cut -d' ' -f1 /proc/uptime) s: contender=$contender scenario=$scenario" \
+	"quick=$quick zram=$zram"
+
+# wait_for SECONDS CMD...: run CMD every 0.5 s until it succeeds. Return: 1 on time-out.
+wait_for() {
+	local n=$(($1 * 2))
+	shift
+	while ! "$@" >/dev/null 2>&1; do
+		n=$((n - 1))
+		[ $n -gt 0 ] || return 1
+		sleep 0.5
+	done
+}
+
+case $contender in
+kernel) unit="" ;;
+oomguard | earlyoom | nohang | systemd-oomd) unit=$contender.service ;;
+*) unit="" && fail "unknown contender $contender" ;;
+esac
+wait_for 60 systemctl is-active user@1000.service || fail "user@1000.service not active"
+if [ -n "$unit" ]; then
+	wait_for 30 systemctl is-active "$unit" || fail "$unit not active"
+fi
+# Only the contender asked for: no other is running.
+for u in oomguard earlyoom nohang nohang-desktop systemd-oomd; do
+	[ "$u.service" = "$unit" ] && continue
+	systemctl -q is-active "$u.service" && fail "$u.service runs beside $contender"
+done
+# The disk for the page cache, the user's to write on.
+if mountpoint -q /mnt/scratch; then
+	chown bench:bench /mnt/scratch
+else
+	fail "/mnt/scratch not mounted"
+fi
+swaps=$(swapon --show=NAME,SIZE --noheadings --bytes | tr '\n' ' ')
+if [ "$zram" = 1 ] && [ -z "$swaps" ]; then fail "no zram swap"; fi
+if [ "$zram" = 0 ] && [ -n "$swaps" ]; then fail "swap present: $swaps"; fi
+
+# A slow disk for the user's apps: both disks throttled through io.max on user.slice.
+props=()
+for d in /dev/vda /dev/vdb; do
+	props+=("IOReadBandwidthMax=$d $rbps" "IOWriteBandwidthMax=$d $wbps" "IOReadIOPSMax=$d $riops")
+done
+systemctl set-property --runtime user.slice "${props[@]}" || fail "io.max on user.slice"
+
+{
+	echo "contender=$contender"
+	echo "scenario=$scenario"
+	echo "quick=$quick"
+	echo "zram=$zram"
+	echo "oom_policy=$oompolicy"
+	echo "swaps=$swaps"
+	echo "kernel=$(uname -r)"
+	echo "mem_total_kib=$(awk '/^MemTotal:/ { print $2 }' /proc/meminfo)"
+	echo "io=rbps $rbps wbps $wbps riops $riops"
+	echo "io_max=$(tr '\n' ';' </sys/fs/cgroup/user.slice/io.max 2>/dev/null)"
+	case $contender in
+	kernel) echo "contender_version=" ;;
+	oomguard) echo "contender_version=$(oomguard --version 2>&1 | head -n 1)" ;;
+	*) echo "contender_version=$(dpkg-query -W -f='${Version}' "$contender" 2>/dev/null)" ;;
+	esac
+} >"$out/meta"
+
+# The memory sampler (memory-locked, exempt from kills like the harness), then the service.
+/usr/local/bin/mb_sample >"$out/samples.log" &
+sampler=$!
+# A system service a user expects to survive (a database, sshd): 64 MiB it keeps.
+systemd-run -q --unit=mb-service /usr/local/bin/mem_eater 64 || fail "mb-service"
+# The probe, first of the user's apps (a terminal): its own user unit, lines to probe.log.
+"${ubus[@]}" systemd-run -q --user --unit=mb-probe -p StandardOutput="file:$out/probe.log" \
+	/usr/local/bin/mb_probe || fail "mb-probe"
+sleep 5
+# What the user's apps get (the user's manager gives its services +100 over its own): the
+# scenario's tasks get it too (mb-run.sh's own -1000 is not theirs).
+ppid=$("${ubus[@]}" systemctl --user show -p MainPID --value mb-probe)
+USER_ADJ=$(cat "/proc/$ppid/oom_score_adj" 2>/dev/null) || fail "the probe is not running"
+echo "user_oom_score_adj=${USER_ADJ:-}" >>"$out/meta"
+
+. /usr/local/lib/mb/scenarios.sh
+if [ -z "$error" ]; then
+	say "scenario $scenario starts"
+	ev start
+	# Its stderr (bash's notes of each killed job among them) to a file of its own.
+	"scenario_$scenario" 2>>"$out/harness.err"
+	ev end
+	say "scenario $scenario ended"
+fi
+kill "$sampler"
+stop_tasks
+
+# What became of the probe and the service, then everything to /dev/vdc.
+props=ActiveState,Result,ExecMainPID,ExecMainCode,ExecMainStatus
+"${ubus[@]}" systemctl --user show mb-probe -p "$props" >"$out/probe.result" 2>&1
+systemctl show mb-service -p "$props" >"$out/service.result"
+"${ubus[@]}" systemctl --user stop mb-probe
+systemctl stop mb-service
+echo "error=$error" >>"$out/meta"
+journalctl -b -o short-unix --no-pager >"$out/journal.txt" 2>&1
+cp /proc/vmstat "$out/vmstat"
+tar -C /run/mb -cf - out | dd of=/dev/vdc bs=1M conv=fsync status=none ||
+	say "error: results not written"
+frozen=$(awk '{ split($3, a, "="); if (a[2] > 1000) n++ } END { print n + 0 }' "$out/probe.log")
+say "results written ($(du -sk "$out" | cut -f1) KiB): frozen seconds $frozen"
+say "done"
+systemctl --force --force poweroff

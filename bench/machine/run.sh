@@ -1,0 +1,147 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# The machine bench (bench/machine/README.md): for each scenario, with and without zram, each
+# contender enabled alone in a fresh copy of the Debian guest (image.sh), booted under qemu TCG
+# (2 GiB, 2 CPUs), one boot per cell; then the report (report.sh).
+# Usage: bench/machine/run.sh [--quick] [--contenders=a,b] [--scenarios=a,b] [--zram=0,1]
+#                             [--oom-policy=stop|continue] [--out=DIR] [--report=FILE]
+#                             [--no-report]
+#   --quick       smaller scenarios (40 eaters, 90 s thrash, 16 MiB/s leak, 256 MiB fit steps)
+#   contenders    kernel, oomguard, earlyoom, nohang, systemd-oomd (default: all)
+#   scenarios     flood, thrash, leak, forkstorm, fit (default: all); idle: the probe alone
+#   --zram=0,1    without and with a zram swap device (default: both)
+#   --oom-policy  stop (systemd's default): the workload's units are scopes, which systemd stops
+#                 when the kernel OOM-kills one of their tasks; continue: they are services with
+#                 OOMPolicy=continue (cells SCENARIO[-zram]-continue)
+#   --out=DIR     where the cells go (default build/machine/runs/UTC-TIME)
+#   --report=FILE the report (default docs/bench-machine.md; plots beside it in docs/bench-machine/)
+#   MB_TIMEOUT    seconds a cell may run before its guest is stopped (default 1200)
+#   MB_IO         the user's disk throttle: "RBPS WBPS RIOPS" (default "50M 50M 1000")
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+quick=0 contenders=kernel,oomguard,earlyoom,nohang,systemd-oomd
+scenarios=flood,thrash,leak,forkstorm,fit zrams=0,1 outdir="" report=docs/bench-machine.md
+do_report=1 policy=stop
+for arg in "$@"; do
+	case $arg in
+	--quick) quick=1 ;;
+	--contenders=*) contenders=${arg#*=} ;;
+	--scenarios=*) scenarios=${arg#*=} ;;
+	--zram=*) zrams=${arg#*=} ;;
+	--out=*) outdir=${arg#*=} ;;
+	--oom-policy=stop | --oom-policy=continue) policy=${arg#*=} ;;
+	--report=*) report=${arg#*=} ;;
+	--no-report) do_report=0 ;;
+	-h | --help) sed -n '3,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	*) echo "run.sh: unknown argument $arg (see --help)" >&2; exit 2 ;;
+	esac
+done
+for c in ${contenders//,/ }; do
+	case $c in kernel | oomguard | earlyoom | nohang | systemd-oomd) ;;
+	*)
+		echo "run.sh: unknown contender '$c' (valid: kernel, oomguard, earlyoom, nohang," \
+			"systemd-oomd)" >&2
+		exit 2
+		;;
+	esac
+done
+for s in ${scenarios//,/ }; do
+	case $s in flood | thrash | leak | forkstorm | fit | idle) ;;
+	*)
+		echo "run.sh: unknown scenario '$s' (valid: flood, thrash, leak, forkstorm, fit, idle)" >&2
+		exit 2
+		;;
+	esac
+done
+for z in ${zrams//,/ }; do
+	case $z in 0 | 1) ;; *) echo "run.sh: --zram takes 0, 1 or 0,1, not '$z'" >&2; exit 2 ;; esac
+done
+read -r rbps wbps riops <<<"${MB_IO:-50M 50M 1000}"
+timeout_s=${MB_TIMEOUT:-1200}
+
+bench/machine/image.sh
+kernel=$(ls /boot/vmlinuz-*-cloud-amd64 | sort -V | tail -n1)
+initrd=/boot/initrd.img-${kernel#/boot/vmlinuz-}
+[ -r "$initrd" ] || { echo "run.sh: no $initrd" >&2; exit 1; }
+img=$PWD/build/machine/root.img
+outdir=${outdir:-build/machine/runs/$(date -u +%Y%m%dT%H%M%SZ)}
+mkdir -p "$outdir"
+echo "run.sh: cells in $outdir"
+
+# The guest's memory lives in the qemu process: keep it in a host memory cgroup with a limit.
+hostcg=""
+cleanup() {
+	if [ -n "$hostcg" ] && [ -d "$hostcg" ]; then
+		while read -r p; do kill -9 "$p" 2>/dev/null || true; done <"$hostcg/cgroup.procs"
+		sleep 0.5
+		rmdir "$hostcg" 2>/dev/null || true
+	fi
+}
+trap cleanup EXIT
+if [ -d /sys/fs/cgroup/memory ] && [ -w /sys/fs/cgroup/memory ]; then
+	hostcg=/sys/fs/cgroup/memory/oomguard-test-machine-$$
+	mkdir "$hostcg"
+	echo $((4 << 30)) >"$hostcg/memory.limit_in_bytes"
+elif [ -w /sys/fs/cgroup/cgroup.subtree_control ] &&
+	grep -qw memory /sys/fs/cgroup/cgroup.controllers; then
+	hostcg=/sys/fs/cgroup/oomguard-test-machine-$$
+	mkdir "$hostcg"
+	echo $((4 << 30)) >"$hostcg/memory.max"
+else
+	echo "run.sh: no host memory cgroup; qemu's -m 2048 alone bounds the guest" >&2
+fi
+
+# cell SCENARIO ZRAM CONTENDER: one boot; its files in $outdir/SCENARIO[-zram]/CONTENDER/.
+cell() {
+	local scen=$1 z=$2 cont=$3 dir wants="" rc start
+	dir=$outdir/$scen/$cont
+	[ "$z" = 1 ] && dir=$outdir/$scen-zram/$cont
+	[ "$policy" = stop ] || dir=${dir%/*}-$policy/$cont
+	mkdir -p "$dir"
+	qemu-img create -q -f qcow2 -b "$img" -F raw "$dir/root.qcow2"
+	truncate -s 4G "$dir/scratch.img"
+	mke2fs -q -F -t ext4 -L scratch "$dir/scratch.img"
+	rm -f "$dir/results.img"
+	truncate -s 256M "$dir/results.img"
+	# The contender asked for is started as an enabled unit would be; systemd-oomd's socket
+	# (enabled by its package) is masked for the others, or PID 1 would start it on its own.
+	[ "$cont" = kernel ] || wants="systemd.wants=$cont.service"
+	[ "$cont" = systemd-oomd ] ||
+		wants="$wants systemd.mask=systemd-oomd.socket systemd.mask=systemd-oomd.service"
+	# tb-size: TCG's translation cache (1 GiB by default) would not fit in the host cgroup.
+	local args="root=/dev/vda rw console=ttyS0 loglevel=4 panic=-1 systemd.show_status=0 $wants"
+	args="$args systemd.zram=$z mb.contender=$cont mb.scenario=$scen mb.quick=$quick mb.zram=$z"
+	args="$args mb.rbps=$rbps mb.wbps=$wbps mb.riops=$riops mb.oompolicy=$policy"
+	local qemu=(qemu-system-x86_64 -accel tcg,tb-size=256 -m 2048 -smp 2 -nodefaults
+		-display none -no-reboot -serial stdio -kernel "$kernel" -initrd "$initrd"
+		-drive "file=$dir/root.qcow2,format=qcow2,if=virtio,cache=unsafe"
+		-drive "file=$dir/scratch.img,format=raw,if=virtio,cache=unsafe"
+		-drive "file=$dir/results.img,format=raw,if=virtio,cache=unsafe"
+		-append "$args")
+	echo "run.sh: $scen zram=$z $cont: booting"
+	start=$(date +%s)
+	set +e
+	(
+		[ -n "$hostcg" ] && echo $BASHPID >"$hostcg/cgroup.procs"
+		echo $BASHPID >"$dir/qemu.pid"
+		exec timeout -k 10 "$timeout_s" "${qemu[@]}" </dev/null
+	) | tee "$dir/serial.log" | sed -u 's/\r$//' | sed -u -n 's/^.*mb-run.sh\[[0-9]*\]: MB /  /p'
+	rc=${PIPESTATUS[0]}
+	set -e
+	echo "run.sh: $scen zram=$z $cont: guest ran $(($(date +%s) - start)) s (qemu exit $rc)"
+	rm -f "$dir/root.qcow2" "$dir/scratch.img"
+	if tar -C "$dir" -xf "$dir/results.img" 2>/dev/null && [ -s "$dir/out/meta" ]; then
+		rm -f "$dir/results.img"
+	else
+		echo "run.sh: $scen zram=$z $cont: no results (see $dir/serial.log)" >&2
+	fi
+}
+
+for s in ${scenarios//,/ }; do
+	for z in ${zrams//,/ }; do
+		for c in ${contenders//,/ }; do cell "$s" "$z" "$c"; done
+	done
+done
+if [ $do_report = 1 ]; then
+	bench/machine/report.sh --out="$report" "$outdir"
+fi

@@ -1,0 +1,168 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# bench/machine/metrics.sh and report.sh on hand-made cells (what a guest of the machine bench
+# writes): frozen seconds inside the scenario only, kills seen by the harness and named by the
+# journal counted once, a premature kill and a justified one, wrong victims (a bystander, a pid
+# the harness did not start, the service), recovery, memory unused, fit; then the report's tables.
+set -u
+cd "$(dirname "$0")/../.." || exit 1
+. tests/lib/test.sh
+d=$(mktemp -d /tmp/oomguard-test-mbreport.XXXXXX)
+trap 'rm -rf "$d"' EXIT
+# want FILE KEY VALUE
+want() { grep -qx "$2 $3" "$1" || fail "$2: want $3, got: $(grep "^$2 " "$1")"; }
+
+# cell DIR CONTENDER SCENARIO: meta, results of the probe and the service (both fine).
+cell() {
+	mkdir -p "$1/out"
+	printf 'contender=%s\nscenario=%s\nquick=1\nzram=0\nswaps=\nkernel=6.1\n' "$2" "$3" >"$1/out/meta"
+	printf 'mem_total_kib=2000000\nio=rbps 50M wbps 50M riops 1000\nerror=\n' >>"$1/out/meta"
+	printf 'ActiveState=active\nResult=success\nExecMainPID=400\n' >"$1/out/probe.result"
+	printf 'ActiveState=active\nResult=success\nExecMainPID=401\n' >"$1/out/service.result"
+	: >"$1/out/journal.txt"
+}
+# probe DIR SECONDS [S:LATE_MS...]: one probe line per second from real time 0, late 50 ms but
+# for the seconds given.
+probe() {
+	local f=$1/out/probe.log n=$2 s late
+	shift 2
+	: >"$f"
+	for s in $(seq 0 $((n - 1))); do
+		late=50
+		for x in "$@"; do [ "${x%%:*}" = "$s" ] && late=${x#*:}; done
+		echo "sec=$s real_ms=$((s * 1000)) late_ms=$late cmd_ms=10" >>"$f"
+	done
+}
+# samples DIR SECONDS LOW_FROM LOW_TO [OOM_AT]: MemAvailable 1500000 KiB each second, 100000
+# between the seconds given; /proc/vmstat oom_kill 5, 6 from second OOM_AT.
+samples() {
+	awk -v n="$2" -v a="$3" -v b="$4" -v o="${5:-999}" 'BEGIN { for (s = 0; s < n; s++)
+		print s * 1000, (s >= a && s <= b) ? 100000 : 1500000, 0, 0, 0, (s >= o ? 6 : 5) }' \
+		>"$1/out/samples.log"
+}
+
+# Flood with oomguard: frozen at 5 s (before the start), 30-32 s; e1 killed at 33 s in a
+# memory shortage, w1 (a bystander) at 40 s, e3 at 60 s with memory there (premature), e2 after
+# the end (not a kill); the kernel kills pid 300 (not the harness's) at 50 s; oomguard's line
+# for e1 is the same kill; dbus.service's main process is killed (cron's after the end); the
+# service was OOM-killed (counted once, by its result).
+r=$d/run
+c=$r/flood/oomguard
+cell "$c" oomguard flood
+probe "$c" 90 5:3000 30:1500 31:2500 32:1200
+samples "$c" 86 25 33
+cat >"$c/out/events.log" <<'EOT'
+1000 boot uptime=13
+10000 start
+10100 spawn w1 201 bystander
+20000 trouble
+20100 spawn e1 101 offender
+20200 spawn e2 102 offender
+20300 spawn e3 103 offender
+33000 exit e1 101 137
+40000 exit w1 201 143
+60000 exit e3 103 137
+80000 end
+81000 exit e2 102 143
+EOT
+cat >"$c/out/journal.txt" <<'EOT'
+32.900000 machine-bench oomguard[5]: kill scope=machine pid=101 comm=vm_eater rss_kib=81920
+50.000000 machine-bench kernel: Out of memory: Killed process 300 (foo) total-vm:1kB
+51.000000 machine-bench systemd[1]: dbus.service: Main process exited, code=killed, status=9/KILL
+52.000000 machine-bench systemd[1]: mb-service.service: Main process exited, code=killed, status=9
+90.000000 machine-bench systemd[1]: cron.service: Main process exited, code=killed, status=9/KILL
+EOT
+printf 'ActiveState=failed\nResult=oom-kill\nExecMainPID=401\n' >"$c/out/service.result"
+bench/machine/metrics.sh "$c" >"$d/a" || fail "metrics.sh failed on the flood cell"
+want "$d/a" frozen 3
+want "$d/a" kills 6
+want "$d/a" premature 1
+want "$d/a" wrong 4
+want "$d/a" recovery_s 40.0
+want "$d/a" recovered 1
+want "$d/a" unused_mib 1464
+want "$d/a" fit_mib -
+want "$d/a" duration_s 70.0
+want "$d/a" probe ok
+want "$d/a" service killed
+
+# The same flood with earlyoom: frozen 6 s to the end: not recovered; nothing killed.
+c=$r/flood/earlyoom
+cell "$c" earlyoom flood
+probe "$c" 90 70:1500 72:1500 73:1500 74:2000 75:3000 79:9000
+samples "$c" 86 60 80
+printf '10000 start\n20000 trouble\n80000 end\n' >"$c/out/events.log"
+bench/machine/metrics.sh "$c" >"$d/b" || fail "metrics.sh failed on the earlyoom cell"
+want "$d/b" frozen 6
+want "$d/b" kills 0
+want "$d/b" recovered 0
+want "$d/b" recovery_s 60.0
+
+# The same flood with nohang: one frozen second, fewer than oomguard's.
+c=$r/flood/nohang
+cell "$c" nohang flood
+probe "$c" 90 40:1100
+samples "$c" 86 60 61
+printf '10000 start\n20000 trouble\n80000 end\n' >"$c/out/events.log"
+
+# Fit with the kernel: 1024 and 1280 MiB finished, 1536 killed in a shortage (not premature).
+c=$r/fit/kernel
+cell "$c" kernel fit
+probe "$c" 8
+samples "$c" 8 3 4 4
+cat >"$c/out/events.log" <<'EOT'
+1000 start
+1500 trouble
+2000 fit 1024 ok
+3000 fit 1280 ok
+3500 spawn job1536 555 offender
+4000 exit job1536 555 137
+4000 fit 1536 killed status=137
+5000 end
+EOT
+echo '3.900000 machine-bench kernel: Out of memory: Killed process 555 (mem_eater)' \
+	>"$c/out/journal.txt"
+bench/machine/metrics.sh "$c" >"$d/c" || fail "metrics.sh failed on the fit cell"
+want "$d/c" fit_mib 1280
+want "$d/c" kills 1
+want "$d/c" premature 0
+want "$d/c" wrong 0
+want "$d/c" kernel_kills 1
+want "$d/a" kernel_kills 0
+
+# A cell of --oom-policy=continue, listed after the flood's.
+c=$r/flood-continue/kernel
+cell "$c" kernel flood
+probe "$c" 20 12:1500
+samples "$c" 20 0 0
+printf '1000 start\n2000 trouble\n15000 end\n' >"$c/out/events.log"
+
+# A cell whose guest wrote nothing, and bad input.
+mkdir -p "$r/thrash/nohang"
+bench/machine/metrics.sh "$r/thrash/nohang" >/dev/null 2>"$d/err" &&
+	fail "metrics.sh took a cell without results"
+grep -q 'out/meta missing' "$d/err" || fail "metrics.sh did not name what was missing: $(cat "$d/err")"
+bench/machine/report.sh --out="$d/r.md" "$d/none" 2>"$d/err" &&
+	fail "report.sh took a missing directory"
+grep -q "no directory $d/none" "$d/err" || fail "report.sh: $(cat "$d/err")"
+
+bench/machine/report.sh --out="$d/r.md" "$r" >/dev/null || fail "report.sh failed"
+grep -qxF '| flood |  | 3 | 6 | 1 |' "$d/r.md" || fail "frozen table: $(grep '^| flood' "$d/r.md")"
+grep -qxF '| fit | 0 |  |  |  |' "$d/r.md" || fail "frozen table: $(grep '^| fit' "$d/r.md")"
+grep -qxF '| flood-continue | 1 |  |  |  |' "$d/r.md" ||
+	fail "frozen table: $(grep '^| flood-continue' "$d/r.md")"
+[ "$(grep -m 3 -oE '^\| (flood|flood-continue|fit) \|' "$d/r.md" | tr -d '| ' |
+	tr '\n' ' ')" = "flood flood-continue fit " ] || fail "scenario order: $(grep -m 3 '^| f' "$d/r.md")"
+grep -qxF '| flood |  | 0.50 (3, 6) | 3.00 (3, 1) |' "$d/r.md" ||
+	fail "ratio: $(grep '^| flood' "$d/r.md")"
+grep -qF '| flood | oomguard | 3 | 6 | 0 | 1 | 4 | 40.0 | 1464 | - | 70.0 | ok | killed | - |' \
+	"$d/r.md" || fail "cells: $(grep '^| flood | oomguard' "$d/r.md")"
+grep -qF '| flood | earlyoom | 6 | 0 | 0 | 0 | 0 | >60.0 (frozen at the end) |' "$d/r.md" ||
+	fail "cells: $(grep '^| flood | earlyoom' "$d/r.md")"
+grep -qF '| thrash | nohang | - |' "$d/r.md" || fail "a cell without results is not listed"
+grep -qxF -- '- flood: 4 wrong victims' "$d/r.md" ||
+	fail "goal: $(sed -n '/^## The goal/,/^## Every/p' "$d/r.md")"
+grep -qxF -- '- flood: 1 premature kills' "$d/r.md" || fail "goal: no premature line"
+grep -qxF -- '- flood: 3 frozen seconds, nohang had 1' "$d/r.md" || fail "goal: no frozen line"
+grep -q -- 'earlyoom had' "$d/r.md" && fail "goal: oomguard's 3 s against 6 s is no loss"
+exit 0
