@@ -191,22 +191,23 @@ run_cell() {
 	cg_destroy "$cg"
 	rm -f "$out/files/f" "$out/files/w"
 	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$kind" "$rate" "$over" "$anon" "$mode" \
-		"$who" "$lim" "$file" "$anonm" "$(judge "$kind" "$dir" | tr " " "\t")" >>"$results"
+		"$who" "$lim" "$file" "$anonm" "$(judge "$kind" "$dir" "$rate" | tr " " "\t")" >>"$results"
 	tail -n1 "$results" | tr '\t' ' '
 }
 
-# judge KIND DIR: "onset_ms kill_ms outcome died_ms" (times from the start of the workload; -
+# judge KIND DIR RATE: "onset_ms kill_ms outcome died_ms" (times from the start of the workload; -
 # where none). kill_ms is when the kill was sent where the contender says so to the millisecond
 # (oomguard's log line, stamped on arrival), else when the task was seen dead; died_ms is the
 # latter (a task killed while it waits for a throttled read dies when the read completes: up to
 # a read-ahead batch's time on the disk later).
 #   thrash: caught (killed within GRACE_MS of the first pass's end), late (killed after that),
-#           missed (alive at the end), early (killed in the cold pass), fits (its second pass
-#           took under a quarter of the first: the file stayed cached, no thrash; a cell to
-#           resize), none (the first pass never ended)
+#           missed (alive at the end), early (killed in the cold pass), fits (on a throttled
+#           disk, its second pass took under a quarter of the first: the file stayed cached, no
+#           thrash; a cell to resize; unthrottled, the host's cache makes both passes fast and
+#           this is not told), none (the first pass never ended)
 #   others: ok (no kill), false (a task was killed)
 judge() {
-	local kind=$1 dir=$2 start onset="-" kill="" died="" rel
+	local kind=$1 dir=$2 rate=$3 start onset="-" kill="" died="" rel
 	start=$(awk '$2 == "start" { print $1; exit }' "$dir/events.log" 2>/dev/null)
 	[ -n "$start" ] || { echo "- - error -"; return; }
 	# a workload task that died of a signal (128 + n) other than at the end
@@ -220,7 +221,7 @@ judge() {
 			"$dir/w1.out" 2>/dev/null)
 		if [ -z "$onset" ]; then
 			[ -n "$kill" ] && echo "- $((kill - start)) early $rel" || echo "- - none -"
-		elif [ -z "$kill" ] && awk -v s="$start" '$1 == "pass" && $2 == 2 {
+		elif [ -z "$kill" ] && [ "$rate" != 0 ] && awk -v s="$start" '$1 == "pass" && $2 == 2 {
 				sub("real_ms=", "", $4); p2 = $4 } $1 == "pass" && $2 == 1 {
 				sub("real_ms=", "", $4); p1 = $4 }
 				END { exit !(p2 && (p2 - p1) * 4 < p1 - s) }' "$dir/w1.out"; then
@@ -247,7 +248,7 @@ rejudge() {
 		while IFS=$'\t' read -r kind rate over anon mode who lim file anonm _; do
 			printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$kind" "$rate" "$over" \
 				"$anon" "$mode" "$who" "$lim" "$file" "$anonm" \
-				"$(judge "$kind" "$out/$kind-r$rate-o$over-a$anon-$mode/$who" | tr ' ' '\t')"
+				"$(judge "$kind" "$out/$kind-r$rate-o$over-a$anon-$mode/$who" "$rate" | tr ' ' '\t')"
 		done >>"$tmp"
 	mv "$tmp" "$results"
 }
