@@ -8,42 +8,55 @@
 #include "linux/sys.h"
 #include "policy/gfp.h"
 
-/* The zonelist of the machine, highest zone first, as the allocator walks it. */
+/* Adds @p, one node's zone of a type, to @z, the machine's zone of that type. */
+static void add_node_zone(struct zone_snapshot *z, const struct proc_zone *p, bool swap_free)
+{
+	z->managed_pages += p->managed_pages;
+	z->watermark[WMARK_MIN] += p->min_pages;
+	z->watermark[WMARK_LOW] += p->low_pages;
+	z->watermark[WMARK_HIGH] += p->high_pages;
+	for (unsigned int k = 0; k < MAX_NR_ZONES && k < p->nr_protection; k++)
+		z->lowmem_reserve[k] += p->protection[k];
+	z->free_pages += p->free_pages;
+	z->free_cma_pages += p->free_cma_pages;
+	for (unsigned int o = 0; o < MAX_ORDER; o++) {
+		z->nr_free[o] += p->nr_free[o];
+		/* buddyinfo has no migratetypes: a non-empty order is usable. */
+		if (p->nr_free[o])
+			z->free_list_mask[o] = (1u << MIGRATE_UNMOVABLE) | (1u << MIGRATE_MOVABLE) |
+					       (1u << MIGRATE_RECLAIMABLE);
+	}
+	z->reclaimable_pages += p->inactive_file + p->active_file;
+	if (swap_free)
+		z->reclaimable_pages += p->inactive_anon + p->active_anon;
+	z->write_pending += p->write_pending;
+}
+
+/*
+ * The zonelist of the machine, highest zone first, as the allocator walks it. A host with
+ * several NUMA nodes has a zone of each type per node; the allocator's zonelist falls back
+ * across all of them, so each type is one zone here with the nodes' counts summed (free pages,
+ * watermarks, reserves, reclaimable pages), not the first MAX_NR_ZONES zones listed.
+ */
 void scope_machine_zones(struct scope_snapshot *snap, const struct proc_zone *pz, size_t nr,
 			  bool swap_free)
 {
 	snap->nr_zones = 0;
 	for (int type = ZONE_NORMAL; type >= ZONE_DMA; type--) {
-		for (size_t i = 0; i < nr; i++) {
-			const struct proc_zone *p = &pz[i];
-			struct zone_snapshot *z;
+		struct zone_snapshot *z = &snap->zones[snap->nr_zones];
+		bool any = false;
 
-			if (p->type != type || !p->managed_pages || snap->nr_zones >= MAX_NR_ZONES)
+		for (size_t i = 0; i < nr; i++) {
+			if (pz[i].type != type || !pz[i].managed_pages)
 				continue;
-			z = &snap->zones[snap->nr_zones++];
-			memset(z, 0, sizeof(*z));
-			z->idx = (enum zone_type)type;
-			z->managed_pages = p->managed_pages;
-			z->watermark[WMARK_MIN] = p->min_pages;
-			z->watermark[WMARK_LOW] = p->low_pages;
-			z->watermark[WMARK_HIGH] = p->high_pages;
-			for (unsigned int k = 0; k < MAX_NR_ZONES && k < p->nr_protection; k++)
-				z->lowmem_reserve[k] = p->protection[k];
-			z->free_pages = p->free_pages;
-			z->free_cma_pages = p->free_cma_pages;
-			for (unsigned int o = 0; o < MAX_ORDER; o++) {
-				z->nr_free[o] = p->nr_free[o];
-				/* buddyinfo has no migratetypes: a non-empty order is usable. */
-				if (p->nr_free[o])
-					z->free_list_mask[o] = (1u << MIGRATE_UNMOVABLE) |
-							       (1u << MIGRATE_MOVABLE) |
-							       (1u << MIGRATE_RECLAIMABLE);
+			if (!any) {
+				memset(z, 0, sizeof(*z));
+				z->idx = (enum zone_type)type;
+				any = true;
 			}
-			z->reclaimable_pages = p->inactive_file + p->active_file;
-			if (swap_free)
-				z->reclaimable_pages += p->inactive_anon + p->active_anon;
-			z->write_pending = p->write_pending;
+			add_node_zone(z, &pz[i], swap_free);
 		}
+		snap->nr_zones += any;
 	}
 }
 

@@ -53,20 +53,23 @@ thrash_run() {
 	grep ' oom scope=\| reads ' "$OG_LOG" | head -n 2 | cut -c1-300 | sed "s/^/INFO $tname: log: /"
 }
 
-# The disk's MAJ:MIN for io.max.
-disk_dev() { cat /sys/block/vda/dev; }
+# io_group NAME MEMORY_MAX RBPS: a fresh group (memory.max "" for none) whose reads from the
+# disk io.max throttles to RBPS; its path in cg. Fails (and says why: FAIL or SKIP) for $name.
+io_group() {
+	echo "+io" >"$CG/cgroup.subtree_control" 2>/dev/null
+	cg=$(cg_new "$1") || { fail $name "cannot create a cgroup"; return 1; }
+	[ -z "$2" ] || echo "$2" >"$cg/memory.max"
+	if ! echo "$(cat /sys/block/vda/dev) rbps=$3" >"$cg/io.max"; then
+		skip $name "no io.max here"
+		cg_del "$cg"
+		return 1
+	fi
+}
 
 test_thrash_v2() {
 	name=daemon-thrash-v2
 	why=""
-	echo "+io" >"$CG/cgroup.subtree_control" 2>/dev/null
-	cg=$(cg_new oomguard-test-thrash) || { fail $name "cannot create a cgroup"; return; }
-	echo 256M >"$cg/memory.max"
-	if ! echo "$(disk_dev) rbps=16777216" >"$cg/io.max"; then
-		skip $name "no io.max here"
-		cg_del "$cg"
-		return
-	fi
+	io_group oomguard-test-thrash 256M 16777216 || return
 	thrash_file 128
 	thrash_run $name "$cg" 160 --cgroup "$cg"
 	grep -q "(cgroup-v2).*reads io.stat" "$OG_LOG" || why="$why the group's reads were not its io.stat;"
@@ -77,13 +80,7 @@ test_thrash_v2() {
 test_thrash_machine() {
 	name=daemon-thrash-machine
 	why=""
-	echo "+io" >"$CG/cgroup.subtree_control" 2>/dev/null
-	cg=$(cg_new oomguard-test-thrash-io) || { fail $name "cannot create a cgroup"; return; }
-	if ! echo "$(disk_dev) rbps=16777216" >"$cg/io.max"; then
-		skip $name "no io.max here"
-		cg_del "$cg"
-		return
-	fi
+	io_group oomguard-test-thrash-io "" 16777216 || return
 	# anon: all that is available but 256 MiB; the file: 384 MiB, which cannot fit beside it.
 	avail=$(awk '$1 == "MemAvailable:" { print int($2 / 1024) }' /proc/meminfo)
 	thrash_file 384
@@ -99,13 +96,7 @@ test_thrash_machine() {
 test_stream_v2() {
 	name=daemon-stream-v2
 	why=""
-	cg=$(cg_new oomguard-test-stream) || { fail $name "cannot create a cgroup"; return; }
-	echo 64M >"$cg/memory.max"
-	if ! echo "$(disk_dev) rbps=67108864" >"$cg/io.max"; then
-		skip $name "no io.max here"
-		cg_del "$cg"
-		return
-	fi
+	io_group oomguard-test-stream 64M 67108864 || return
 	thrash_file 640
 	: >"$OG_LOG"
 	og_start --cgroup "$cg" || { fail $name "oomguard run exited at once"; cg_del "$cg"; return; }
