@@ -29,13 +29,24 @@ thrash_run() {
 		if [ -z "$onset_cs" ] && grep -q '^pass 1 ' /tmp/thrasher.out; then
 			onset_cs=$(now_cs)
 		fi
-		if [ ! -d "/proc/$thr" ] || grep -q '^State:.*Z' "/proc/$thr/status" 2>/dev/null; then
+		# the kill as sent (its log line), or the death, whichever is seen first: a task
+		# killed while it waits for a throttled read dies when the read completes
+		if grep -q " kill scope=" "$OG_LOG" || [ ! -d "/proc/$thr" ] ||
+			grep -q '^State:.*Z' "/proc/$thr/status" 2>/dev/null; then
 			kill_cs=$(now_cs)
 			break
 		fi
 		[ -n "$onset_cs" ] && [ $(($(now_cs) - onset_cs)) -gt 3000 ] && break
 		sleep 0.1
 	done
+	i=0
+	while [ -d "/proc/$thr" ] && ! grep -q '^State:.*Z' "/proc/$thr/status" 2>/dev/null &&
+		[ $i -lt 100 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	[ -d "/proc/$thr" ] && ! grep -q '^State:.*Z' "/proc/$thr/status" 2>/dev/null &&
+		why="$why the thrasher outlived its kill by 10 s;"
 	[ -d "/proc/$og_pid" ] || why="$why oomguard died: $(tail -n 3 "$OG_LOG");"
 	og_stop
 	if [ -z "$kill_cs" ]; then
