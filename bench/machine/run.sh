@@ -69,27 +69,9 @@ mkdir -p "$outdir"
 echo "run.sh: cells in $outdir"
 
 # The guest's memory lives in the qemu process: keep it in a host memory cgroup with a limit.
-hostcg=""
-cleanup() {
-	if [ -n "$hostcg" ] && [ -d "$hostcg" ]; then
-		while read -r p; do kill -9 "$p" 2>/dev/null || true; done <"$hostcg/cgroup.procs"
-		sleep 0.5
-		rmdir "$hostcg" 2>/dev/null || true
-	fi
-}
-trap cleanup EXIT
-if [ -d /sys/fs/cgroup/memory ] && [ -w /sys/fs/cgroup/memory ]; then
-	hostcg=/sys/fs/cgroup/memory/oomguard-test-machine-$$
-	mkdir "$hostcg"
-	echo $((4 << 30)) >"$hostcg/memory.limit_in_bytes"
-elif [ -w /sys/fs/cgroup/cgroup.subtree_control ] &&
-	grep -qw memory /sys/fs/cgroup/cgroup.controllers; then
-	hostcg=/sys/fs/cgroup/oomguard-test-machine-$$
-	mkdir "$hostcg"
-	echo $((4 << 30)) >"$hostcg/memory.max"
-else
-	echo "run.sh: no host memory cgroup; qemu's -m 2048 alone bounds the guest" >&2
-fi
+. tests/lib/hostcg.sh
+trap hostcg_cleanup EXIT
+hostcg_new machine "$((4 << 30))"
 
 # cell SCENARIO ZRAM CONTENDER: one boot; its files in $outdir/SCENARIO[-zram]/CONTENDER/.
 cell() {

@@ -95,26 +95,9 @@ qemu=(qemu-system-x86_64 -accel tcg -m 2048 -smp 2 -nodefaults -display none -no
 	-append "console=ttyS0 loglevel=${VM_LOGLEVEL:-1} panic=-1 log_buf_len=8M vmtests=$tests vmflood=$flood vmruns=$runs${VM_OOMGUARD_ARGS:+ vmogargs=$VM_OOMGUARD_ARGS}")
 
 # The guest's memory lives in the qemu process: keep it in a host memory cgroup with a limit.
-hostcg=""
-cleanup() {
-	if [ -n "$hostcg" ] && [ -d "$hostcg" ]; then
-		while read -r p; do kill -9 "$p" 2>/dev/null || true; done <"$hostcg/cgroup.procs"
-		sleep 0.5
-		rmdir "$hostcg" 2>/dev/null || true
-	fi
-}
-trap cleanup EXIT
-if [ -d /sys/fs/cgroup/memory ] && [ -w /sys/fs/cgroup/memory ]; then
-	hostcg=/sys/fs/cgroup/memory/oomguard-test-vm-$$
-	mkdir "$hostcg"
-	echo $((3 << 30)) >"$hostcg/memory.limit_in_bytes"
-elif [ -w /sys/fs/cgroup/cgroup.subtree_control ] && grep -qw memory /sys/fs/cgroup/cgroup.controllers; then
-	hostcg=/sys/fs/cgroup/oomguard-test-vm-$$
-	mkdir "$hostcg"
-	echo $((3 << 30)) >"$hostcg/memory.max"
-else
-	echo "run.sh: no host memory cgroup; qemu's -m 2048 alone bounds the guest" >&2
-fi
+. tests/lib/hostcg.sh
+trap hostcg_cleanup EXIT
+hostcg_new vm "$((3 << 30))"
 
 echo "run.sh: booting $kernel under TCG (tests: $tests, flood: $flood x $runs, timeout ${timeout_s} s)"
 start=$(date +%s)
