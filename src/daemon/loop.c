@@ -222,6 +222,7 @@ static int start(struct daemon *d)
 	keep = protect_fd_budget();
 	if (keep)
 		d->tasks.max_fds = keep;
+	reaper_set_realtime(d->cfg.realtime);
 	r = reaper_start(&d->reaper, d->cfg.reap);
 	if (r < 0) {
 		log_errno(r, "cannot start the reaper thread");
@@ -230,7 +231,8 @@ static int start(struct daemon *d)
 	/*
 	 * The loop runs SCHED_FIFO too: the rule counts rounds, and under thrashing a loop at
 	 * normal priority loses most of its 10 rounds a second (docs/daemon-design.md). Its work
-	 * per round is bounded and small.
+	 * per round is bounded and small. `realtime = no` leaves the loop and the reaper at
+	 * the priority they were started with.
 	 */
 	r = reaper_raise_priority();
 	if (r < 0)
