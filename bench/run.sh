@@ -57,6 +57,7 @@ done
 MIB=1024
 if [ "$profile" = full ]; then
 	export FLOOD_LIMIT_KIB=$((2048 * MIB)) FLOOD_N=100 FLOOD_EATER_KIB=$((80 * MIB))
+	export FLOOD_RESERVE_KIB=$((16 * MIB))
 	export WRITER_SIZE_KIB=$((512 * MIB)) WARMUP_S=10 FLOOD_SETTLE_MS=10000 FLOOD_MAX_MS=900000
 	export FIT_LIMIT_KIB=$((2048 * MIB)) FIT_HOLD_MS=5000 FIT_MAX_MS=120000 FIT_STEPS=6
 	export THRASH_LIMIT_KIB=$((1024 * MIB)) THRASH_ANON_KIB=$((768 * MIB))
@@ -65,6 +66,7 @@ if [ "$profile" = full ]; then
 	export STUCK_SECOND_KIB=$((1200 * MIB)) STUCK_MAX_MS=120000
 else
 	export FLOOD_LIMIT_KIB=$((512 * MIB)) FLOOD_N=25 FLOOD_EATER_KIB=$((80 * MIB))
+	export FLOOD_RESERVE_KIB=$((16 * MIB))
 	export WRITER_SIZE_KIB=$((128 * MIB)) WARMUP_S=3 FLOOD_SETTLE_MS=3000 FLOOD_MAX_MS=120000
 	export FIT_LIMIT_KIB=$((512 * MIB)) FIT_HOLD_MS=2000 FIT_MAX_MS=30000 FIT_STEPS=5
 	export THRASH_LIMIT_KIB=$((256 * MIB)) THRASH_ANON_KIB=$((192 * MIB))
@@ -119,8 +121,10 @@ stop_lxcfs() {
 # Contenders. Each daemon runs in a memory group of its own (DAEMON_LIMIT), outside the
 # workload's memory, blkio and PSI groups, as the driver and the probe do. earlyoom and nohang
 # see the workload group as their machine: the first process of their PID namespace (a sleeper,
-# pid 1 there, which earlyoom and nohang never kill) is in the workload group, and lxcfs answers /proc/meminfo from the group
-# of a namespace's first process; their /proc lists only the namespace (the workload).
+# pid 1 there, which earlyoom and nohang never kill) is in the workload group, and lxcfs answers
+# /proc/meminfo from the group of a namespace's first process; their /proc lists only the
+# namespace (the workload). The sleeper keeps the default oom_score_adj: lowering it needs
+# CAP_SYS_RESOURCE.
 ALL_CONTENDERS=kernel,oomguard,oomguard-nort,oomguard-ockd,earlyoom,earlyoom-p,earlyoom-m1
 ALL_CONTENDERS+=,nohang,nohang-rt,nohang-1pct
 [ -z "$contenders" ] && contenders=$ALL_CONTENDERS
