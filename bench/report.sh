@@ -203,6 +203,8 @@ counted under "failed" and kept out of the figures.
 
 To rerun: \`make bench\` (this size) or \`bench/run.sh --full\` (the cover letter's sizes);
 \`bench/run.sh --help\` for the options. Raw logs stay in \`build/bench/\`.
+$(missing=""; for sc in flood fit thrash stuck; do has "$sc" || missing+=" $sc"; done
+	[ -n "$missing" ] && printf '\n**Not run for this report:**%s (see the commit that wrote it).\n' "$missing")
 
 ## Contenders
 Each with the command it ran (\`{memcg}\`: the workload's group):
@@ -328,6 +330,9 @@ $(if [ -s "$out/failed.tsv" ]; then
   with SIGKILL pending counts as exiting for the group's OOM path, which then hands it to the
   kernel's OOM reaper without a new kill (the \`oom_kill\` count does not move). So a contender that
   only sends SIGKILL gets the kernel's reaping once the group hits its limit again.
+- No contender could lower its own oom_score_adj here (root in this VM lacks CAP_SYS_RESOURCE:
+  oomguard and earlyoom -p log it and go on); each daemon runs outside the workload's group, so
+  the group's OOM killer cannot pick it anyway.
 - The sampling interval is 50 ms: a task started and killed within one interval is counted
   (the driver sees it die) but has no memory.stat line.
 - Raw per-run logs (events, 50 ms samples, memory.stat at each kill in kills.tsv, the probe's
