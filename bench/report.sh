@@ -166,6 +166,7 @@ set xrange [-0.5:$((i - 1)).5]
 set style fill solid 0.5
 set boxwidth 0.5
 set grid y
+set xtics rotate by -30
 $([ "$cap" -gt 0 ] && echo "set label \"each point is one run; runs without an event are drawn at the limit ($cap s)\" at graph 0.02, graph 0.95")
 plot '$out/$file.dat' u 1:2:xtic(3) w p pt 7 ps 1.2 notitle
 EOG

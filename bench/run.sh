@@ -160,10 +160,12 @@ daemon_cmd() {
 		t=${t//\{memcg\}/$2}
 		[ "$1" = oomguard-ockd ] && t+=" --oom-kill-disable"
 		[ "$1" = oomguard-nort ] && t+=" --no-realtime"
+		# shellcheck disable=SC2086 # a command line: split into words as a shell would
 		printf '%s\n' $t
 		;;
 	earlyoom*)
 		echo earlyoom
+		# shellcheck disable=SC2046 # split as systemd splits $EARLYOOM_ARGS
 		printf '%s\n' $(debian_earlyoom_args)
 		[ "$1" = earlyoom-p ] && echo -p
 		[ "$1" = earlyoom-m1 ] && printf '%s\n' -m 1
@@ -228,6 +230,7 @@ wait_for() {
 ns_start() {
 	local memcg=$1 dir=$2 c
 	NS_PID="" NS_WRAP=""
+	# shellcheck disable=SC2016 # expanded by the namespace's shell
 	unshare --pid --fork --mount --mount-proc /bin/bash -c '
 		echo 0 >"$1/cgroup.procs" || exit 1
 		mount --bind /var/lib/lxcfs/proc/meminfo /proc/meminfo || exit 1
@@ -239,6 +242,7 @@ ns_start() {
 	[ -n "$c" ] || return 1
 	NS_PID=$c
 	# the view: what the namespace's /proc/meminfo says
+	# shellcheck disable=SC2016 # an awk program
 	nsenter -t "$NS_PID" -p -m awk '$1 == "MemTotal:" || $1 == "SwapTotal:" { print $1, $2 }' \
 		/proc/meminfo >"$dir/view"
 }
@@ -258,6 +262,7 @@ daemon_start() {
 	DPID=""
 	[ ${#cmd[@]} -eq 0 ] && return 0
 	if in_ns "$who"; then
+		# shellcheck disable=SC2016 # expanded by the inner shell
 		PYTHONUNBUFFERED=1 nsenter -t "$NS_PID" -p -m /bin/sh -c \
 			'echo 0 >"$0" || exit 126; exec "$@"' "$dcg/cgroup.procs" "${cmd[@]}" \
 			>"$dir/daemon.log" 2>&1 &
