@@ -71,14 +71,19 @@ flood_best() {
 }
 
 # table SCEN "key:title:better:kind:limit_s" ...: one row per contender. better: lower or
-# higher (shown as ↓ or ↑ after the title); kind: med (median [quartiles]) or sum (k of n).
+# higher (shown as ↓ or ↑ after the title), or - for a figure that only describes the run;
+# kind: med (median [quartiles]) or sum (k of n).
 table() {
 	local scen=$1 spec w row key title better kind lim
 	shift
 	row="| contender | runs ok/failed |"
 	for spec in "$@"; do
 		IFS=: read -r key title better kind lim <<<"$spec"
-		row+=" $title $([ "$better" = lower ] && echo ↓ || echo ↑) |"
+		case $better in
+		lower) row+=" $title ↓ |" ;;
+		higher) row+=" $title ↑ |" ;;
+		*) row+=" $title |" ;;
+		esac
 	done
 	echo "$row"
 	echo "|---|---|$(printf -- '---|%.0s' "$@")"
@@ -97,7 +102,8 @@ table() {
 		echo "$row"
 	done
 	echo
-	echo "Median [first–third quartile] over the runs that did not fail; ↓: lower is better, ↑: higher is better."
+	echo "Median [first–third quartile] over the runs that did not fail; ↓: lower is better,"
+	echo "↑: higher is better, no arrow: it describes the run."
 }
 
 # priority SCEN KEY TITLE: what priority changes, beside what separates oomguard from the others.
@@ -243,8 +249,8 @@ surviving eater holds its memory and nothing died for $(($(meta FLOOD_SETTLE_MS)
 - probe p99 / max: how late the bystander (outside the group, normal priority, woken every
   100 ms) woke, 99th percentile and worst, in ms: what the rest of the machine pays.
 
-$(table flood excess_kills:'excess kills':lower kills:kills:lower failed_to_start:'never started':lower \
-	kernel_kills:'kernel kills':lower time_to_last_kill_s:'time to last kill (s)':lower \
+$(table flood excess_kills:'excess kills':lower kills:kills:- failed_to_start:'never started':lower \
+	kernel_kills:'kernel kills':- time_to_last_kill_s:'time to last kill (s)':lower \
 	stall_s:'full stall (s)':lower survivors:survivors:higher unused_mib:'unused (MiB)':lower \
 	probe_p99_ms:'probe p99 (ms)':lower probe_max_ms:'probe max (ms)':lower)
 
@@ -275,8 +281,8 @@ Read rate: the thrasher's median after its first pass. One disk speed and one ov
 thrash grid (\`bench/thrash-grid.sh\`) covers the others.
 
 $(table thrash time_to_kill_s:'time to kill (s)':lower:med:$(($(meta THRASH_MAX_MS) / 1000)) \
-	killed_before_thrashing:'killed before thrashing':lower:sum cold_pass_s:'cold pass (s)':higher \
-	rate_mib_s:'read rate (MiB/s)':higher kernel_kills:'kernel kills':lower \
+	killed_before_thrashing:'killed before thrashing':lower:sum cold_pass_s:'cold pass (s)':- \
+	rate_mib_s:'read rate (MiB/s)':higher kernel_kills:'kernel kills':- \
 	stall_s:'full stall (s)':lower probe_p99_ms:'probe p99 (ms)':lower \
 	probe_max_ms:'probe max (ms)':lower)
 
@@ -291,7 +297,7 @@ $(mib STUCK_SECOND_KIB) MiB starts in the $(mib STUCK_LIMIT_KIB) MiB group. Time
 (the kernel's OOM reaper, process_mrelease) frees it (none: not within $(($(meta STUCK_MAX_MS) / 1000)) s).
 
 $(table stuck time_to_free_s:'time to free (s)':lower:med:$(($(meta STUCK_MAX_MS) / 1000)) \
-	kernel_kills:'kernel kills':lower probe_p99_ms:'probe p99 (ms)':lower \
+	kernel_kills:'kernel kills':- probe_p99_ms:'probe p99 (ms)':lower \
 	probe_max_ms:'probe max (ms)':lower)
 
 ![stuck time to free](${rel}/stuck-time-to-free.png)
