@@ -325,6 +325,8 @@ run_one() {
 	if [ -z "$fail" ] && ! daemon_start "$who" "$memcg" "$(cg_path "$dcg" memory)" "$dir"; then
 		fail=daemon_not_ready
 	fi
+	[ -n "$DPID" ] && [ -z "$fail" ] &&
+		echo "ready: $(grep -m1 -E "$(ready_re "$who")" "$dir/daemon.log" | cut -c1-80)"
 	export FREEZER_DIR
 	FREEZER_DIR=$(cg_path "$cg" freezer)
 	into=""
@@ -361,7 +363,7 @@ run_one() {
 	else
 		bench/analyze.sh "$scen" "$dir" >"$dir/result"
 	fi
-	echo "daemon ${who}: ${fail:-ok}"
+	echo "daemon ${who}: ${fail:-ok (alive at the end)}"
 }
 
 # fit_search CONTENDER RUNDIR: the largest size of 10 eaters (next to 2 writers) that all survive,
