@@ -363,7 +363,11 @@ run_one() {
 	else
 		bench/analyze.sh "$scen" "$dir" >"$dir/result"
 	fi
-	echo "daemon ${who}: ${fail:-ok (alive at the end)}"
+	if [ -n "$fail" ]; then
+		echo "daemon ${who}: failed: $fail"
+	elif [ -n "$DPID" ]; then
+		echo "daemon ${who}: ok (ready, alive at the end)"
+	fi
 }
 
 # fit_search CONTENDER RUNDIR: the largest size of 10 eaters (next to 2 writers) that all survive,
