@@ -337,6 +337,9 @@ $(if [ -s "$out/failed.tsv" ]; then
   with SIGKILL pending counts as exiting for the group's OOM path, which then hands it to the
   kernel's OOM reaper without a new kill (the \`oom_kill\` count does not move). So a contender that
   only sends SIGKILL gets the kernel's reaping once the group hits its limit again.
+- earlyoom's and nohang's reads of \`/proc/meminfo\` go through lxcfs (FUSE): each costs a
+  round trip to the lxcfs process, which runs outside every group at normal priority. That is
+  the price of running them on a group; oomguard reads the group's files directly.
 - No contender could lower its own oom_score_adj here (root in this VM lacks CAP_SYS_RESOURCE:
   oomguard and earlyoom -p log it and go on); each daemon runs outside the workload's group, so
   the group's OOM killer cannot pick it anyway.
