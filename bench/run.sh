@@ -77,6 +77,8 @@ fi
 
 [ -z "$out" ] && out=$top/build/bench/$(date -u +%Y%m%dT%H%M%SZ)-$profile
 mkdir -p "$out"
+# Absolute: paths are passed into the daemons' PID and mount namespace, whose cwd is not ours.
+out=$(realpath "$out")
 results=$out/results.tsv
 : >"$results"
 {
