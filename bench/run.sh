@@ -402,6 +402,13 @@ fit_search() {
 trap 'cg_cleanup_all; stop_lxcfs' EXIT
 IFS=, read -r -a scen_list <<<"$scenarios"
 IFS=, read -r -a who_list <<<"$contenders"
+# lxcfs is started here, not in available()'s subshell, so that the EXIT trap can stop it.
+for who in "${who_list[@]}"; do
+	if in_ns "$who"; then
+		start_lxcfs
+		break
+	fi
+done
 for who in "${who_list[@]}"; do
 	if why=$(available "$who"); then
 		echo "contender $who ok $(daemon_cmd "$who" '{memcg}' | tr '\n' ' ')" >>"$out/meta"
