@@ -14,25 +14,25 @@ results=$out/results.tsv
 meta() { awk -v k="$1" '$1 == k { $1 = ""; sub(/^ /, ""); print; exit }' "$out/meta"; }
 profile=$(meta profile)
 
-# medians: "scen who key median n" for every figure; "none" (no event before the time limit)
-# sorts above every number, so a median of "none" means most runs saw nothing.
-awk -F'\t' '{ k = $1 "\t" $2 "\t" $4; v[k] = v[k] " " $5 }
-	END {
-		for (k in v) {
-			n = split(substr(v[k], 2), a, " ")
-			for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) {
-				x = (a[i] == "none") ? 1e18 : a[i] + 0; y = (a[j] == "none") ? 1e18 : a[j] + 0
-				if (y < x) { t = a[i]; a[i] = a[j]; a[j] = t }
-			}
-			if (n % 2) m = a[(n + 1) / 2]
-			else if (a[n / 2] == "none" || a[n / 2 + 1] == "none") m = "none"
-			else m = (a[n / 2] + a[n / 2 + 1]) / 2
-			print k "\t" m "\t" n
-		}
-	}' "$results" | sort >"$out/medians.tsv"
+# A run is failed when its result has a "failed" or "error" line (the daemon did not come up,
+# saw another machine, died; the workload's events are missing); its figures stay out of the
+# statistics, and each table counts it.
+awk -F'\t' '$4 == "failed" || $4 == "error" { print $1 "\t" $2 "\t" $3 "\t" $4 " " $5 }' "$results" |
+	sort -u >"$out/failed.tsv"
+# stats.tsv: "scen who key median q1 q3 min max n sum" over the runs that did not fail; "none"
+# (no event before the time limit) sorts above every number, and a statistic that falls on it is
+# "none". Quartiles interpolate between the two nearest ranks.
+bench/report-stats.sh "$results" "$out/failed.tsv" >"$out/stats.tsv"
 
-med() { awk -F'\t' -v s="$1" -v w="$2" -v k="$3" '$1 == s && $2 == w && $3 == k { print $4 }' \
-	"$out/medians.tsv"; }
+stat() { awk -F'\t' -v s="$1" -v w="$2" -v k="$3" -v c="$4" \
+	'$1 == s && $2 == w && $3 == k { print $c }' "$out/stats.tsv"; }
+runs_of() { # SCEN WHO: "ok/failed"
+	local ok fail
+	ok=$(awk -F'\t' -v s="$1" -v w="$2" '$1 == s && $2 == w { r[$3] = 1 }
+		END { print length(r) }' "$results")
+	fail=$(awk -F'\t' -v s="$1" -v w="$2" '$1 == s && $2 == w' "$out/failed.tsv" | wc -l)
+	echo "$((ok - fail))/$fail"
+}
 fmt() {
 	local v=$1 lim=${2:-}
 	case $v in
@@ -41,60 +41,87 @@ fmt() {
 	*) awk -v x="$v" 'BEGIN { if (x == int(x)) printf "%d", x; else printf "%.2f", x }' ;;
 	esac
 }
-ratio() {
-	awk -v a="$1" -v b="$2" 'BEGIN {
-		if (a == "" || b == "") { print "-"; exit }
-		if (a == "none" && b == "none") { print "both none"; exit }
-		if (a == "none") { print "oomguard none"; exit }
-		if (b == "none") { print "contender none"; exit }
-		if (b + 0 == 0) { print (a + 0 == 0 ? "1 (both 0)" : "- (contender 0)"); exit }
-		printf "%.2f", a / b }'
+# cell SCEN WHO KEY KIND LIMIT: "median [q1-q3]" (KIND med) or "sum of n" (KIND sum).
+cell() {
+	local m q1 q3
+	if [ "$4" = sum ]; then
+		m=$(stat "$1" "$2" "$3" 10)
+		[ -z "$m" ] && { echo "-"; return; }
+		echo "$m of $(stat "$1" "$2" "$3" 9)"
+		return
+	fi
+	m=$(stat "$1" "$2" "$3" 4)
+	[ -z "$m" ] && { echo "-"; return; }
+	q1=$(stat "$1" "$2" "$3" 5) q3=$(stat "$1" "$2" "$3" 6)
+	if [ "$q1" = "$q3" ] && [ "$q1" = "$m" ]; then
+		fmt "$m" "$5"
+	else
+		echo "$(fmt "$m" "$5") [$(fmt "$q1")–$(fmt "$q3")]"
+	fi
 }
 
 mapfile -t who_all < <(awk '$1 == "contender" { print $2 }' "$out/meta")
 mapfile -t who_ok < <(awk '$1 == "contender" && $3 == "ok" { print $2 }' "$out/meta")
-has_oomguard=0
-for w in "${who_ok[@]}"; do [[ $w == oomguard* ]] && has_oomguard=1; done
 
-# table SCEN "key:title:limit_s" ...: one row per contender, medians of each figure.
+# flood_best: the eaters the optimum keeps (bench/analyze.sh's optimum_survivors).
+flood_best() {
+	local b=$((($(meta FLOOD_LIMIT_KIB) - $(meta FLOOD_RESERVE_KIB)) / $(meta FLOOD_EATER_KIB)))
+	[ "$b" -gt "$(meta FLOOD_N)" ] && b=$(meta FLOOD_N)
+	echo "$b"
+}
+
+# table SCEN "key:title:better:kind:limit_s" ...: one row per contender. better: lower or
+# higher (shown as ↓ or ↑ after the title), or - for a figure that only describes the run;
+# kind: med (median [quartiles]) or sum (k of n).
 table() {
-	local scen=$1 spec w row key title lim
+	local scen=$1 spec w row key title better kind lim
 	shift
-	row="| contender |"
+	row="| contender | runs ok/failed |"
 	for spec in "$@"; do
-		IFS=: read -r key title lim <<<"$spec"
-		row+=" $title |"
+		IFS=: read -r key title better kind lim <<<"$spec"
+		case $better in
+		lower) row+=" $title ↓ |" ;;
+		higher) row+=" $title ↑ |" ;;
+		*) row+=" $title |" ;;
+		esac
 	done
 	echo "$row"
-	echo "|---|$(printf -- '---|%.0s' "$@")"
+	echo "|---|---|$(printf -- '---|%.0s' "$@")"
 	for w in "${who_all[@]}"; do
 		if ! printf '%s\n' "${who_ok[@]}" | grep -qx "$w"; then
 			echo "| $w | not available: $(awk -v w="$w" '$1 == "contender" && $2 == w { $1 = $2 = $3 = ""; sub(/^ +/, ""); print }' "$out/meta") |"
 			continue
 		fi
-		row="| $w |"
+		awk -F'\t' -v s="$scen" -v w="$w" '$1 == s && $2 == w { f = 1 } END { exit !f }' \
+			"$results" || continue
+		row="| $w | $(runs_of "$scen" "$w") |"
 		for spec in "$@"; do
-			IFS=: read -r key title lim <<<"$spec"
-			row+=" $(fmt "$(med "$scen" "$w" "$key")" "$lim") |"
+			IFS=: read -r key title better kind lim <<<"$spec"
+			row+=" $(cell "$scen" "$w" "$key" "${kind:-med}" "$lim") |"
 		done
 		echo "$row"
 	done
-	if [ "$has_oomguard" = 1 ]; then
-		echo
-		echo "oomguard's ratio (oomguard's median / the contender's median):"
-		echo
-		echo "| oomguard vs | $(for spec in "$@"; do IFS=: read -r key title lim <<<"$spec"; printf '%s | ' "$title"; done)"
-		echo "|---|$(printf -- '---|%.0s' "$@")"
-		for w in "${who_ok[@]}"; do
-			[ "$w" = oomguard ] && continue
-			row="| $w |"
-			for spec in "$@"; do
-				IFS=: read -r key title lim <<<"$spec"
-				row+=" $(ratio "$(med "$scen" oomguard "$key")" "$(med "$scen" "$w" "$key")") |"
-			done
-			echo "$row"
-		done
-	fi
+	echo
+	echo "Median [first–third quartile] over the runs that did not fail; ↓: lower is better,"
+	echo "↑: higher is better, no arrow: it describes the run."
+}
+
+# priority SCEN KEY TITLE: what priority changes, beside what separates oomguard from the others.
+priority() {
+	local scen=$1 key=$2 title=$3 w m og nort
+	og=$(stat "$scen" oomguard "$key" 4) nort=$(stat "$scen" oomguard-nort "$key" 4)
+	[ -n "$og" ] && [ -n "$nort" ] || return 0
+	echo "| $title |$(for w in oomguard oomguard-nort earlyoom earlyoom-p nohang nohang-rt; do
+		printf ' %s |' "$(fmt "$(stat "$scen" "$w" "$key" 4)")"; done) $(
+		for w in earlyoom nohang; do
+			m=$(stat "$scen" "$w" "$key" 4)
+			awk -v a="$og" -v b="$nort" -v c="$m" -v w="$w" 'BEGIN {
+				if (a == "none" || b == "none" || c == "none" || c == "") { printf "%s: -", w; exit }
+				lead = c - a; prio = b - a
+				if (lead <= 0) { printf "%s: no lead", w; exit }
+				printf "%s: %.0f %%", w, 100 * prio / lead }'
+			[ "$w" = earlyoom ] && printf '; '
+		done) |"
 }
 
 # --- plots ---------------------------------------------------------------------------------
@@ -145,6 +172,7 @@ set xrange [-0.5:$((i - 1)).5]
 set style fill solid 0.5
 set boxwidth 0.5
 set grid y
+set xtics rotate by -30
 $([ "$cap" -gt 0 ] && echo "set label \"each point is one run; runs without an event are drawn at the limit ($cap s)\" at graph 0.02, graph 0.95")
 plot '$out/$file.dat' u 1:2:xtic(3) w p pt 7 ps 1.2 notitle
 EOG
@@ -165,98 +193,160 @@ has() { awk -F'\t' -v s="$1" '$1 == s { f = 1; exit } END { exit !f }' "$results
 # oomguard bench: the cover letter's scenarios on the real kernel
 
 Generated by \`bench/run.sh\` (\`make bench\`) and \`bench/report.sh\`; do not edit by hand.
-Profile **$profile**, $(meta runs) runs per scenario and contender, medians shown.
-Kernel $(meta kernel), $(meta cpus) CPUs, $(meta date). earlyoom $(meta earlyoom), nohang $(meta nohang),
-lxcfs $(meta lxcfs) (Debian packages).
+Profile **$profile**, $(meta runs) runs per scenario and contender, all runs in one shuffled order
+(seed $(meta seed)). Kernel $(meta kernel), $(meta cpus) CPUs, $(meta date). earlyoom $(meta earlyoom),
+nohang $(meta nohang), lxcfs $(meta lxcfs) (Debian packages).
 
 Every run is a fresh cgroup v1 memory group \`oomguard-test-bench-*\` with a limit and no swap.
-earlyoom and nohang run inside the group, as users run them in a container: in a new PID namespace,
-with lxcfs's \`/proc/meminfo\` bind-mounted so that they see the group as their machine, with their
-Debian defaults (earlyoom: SIGTERM at 10 % available, SIGKILL at 5 %; nohang: /etc/nohang/nohang.conf).
-The kernel alone is the group's own OOM killer. oomguard runs outside the group and watches it;
-"oomguard-ockd" is oomguard with the group's \`oom_kill_disable\` set.
+The scenario driver, the 50 ms monitor, the bystander probe and every daemon run outside the
+workload's memory, blkio and PSI groups; each daemon runs in a memory group of its own.
+earlyoom and nohang see the workload group as their machine: they run in a PID namespace whose
+first process (a sleeper, pid 1 there) is in the workload group, and lxcfs answers
+\`/proc/meminfo\` from the group of a namespace's first process; their \`/proc\` lists the
+workload only. Before each of their runs the bench reads \`/proc/meminfo\` in the namespace and
+requires MemTotal = the limit and SwapTotal = 0; every daemon must print its ready line within
+10 s (no fixed sleep) and be alive at the end of the run. A run that fails any of this is
+counted under "failed" and kept out of the figures.
 
 To rerun: \`make bench\` (this size) or \`bench/run.sh --full\` (the cover letter's sizes);
 \`bench/run.sh --help\` for the options. Raw logs stay in \`build/bench/\`.
+$(missing=""; for sc in flood fit thrash stuck; do has "$sc" || missing+=" $sc"; done
+	[ -n "$missing" ] && printf '\n**Not run for this report:**%s (see the commit that wrote it).\n' "$missing")
 
 ## Contenders
-$(for w in "${who_all[@]}"; do awk -v w="$w" '$1 == "contender" && $2 == w { if ($3 == "ok") print "- " w ": ran"; else { $1 = $2 = $3 = ""; sub(/^ +/, ""); print "- " w ": **not available**: " $0 } }' "$out/meta"; done)
+Each with the command it ran (\`{memcg}\`: the workload's group):
+
+$(awk '$1 == "contender" { w = $2; st = $3; $1 = $2 = $3 = ""; sub(/^ +/, ""); sub(/ +$/, "")
+	if (st == "ok") print "- " w ": `" $0 "`"; else print "- " w ": **not available**: " $0 }' "$out/meta")
+
+- kernel: the group's own OOM killer, nothing else.
+- oomguard: as shipped (its loop and reaper run SCHED_FIFO); oomguard-nort: \`--no-realtime\`,
+  the same at normal priority; oomguard-ockd: with the group's \`oom_kill_disable\` set.
+- earlyoom: Debian's options (\`/etc/default/earlyoom\`; its thresholds by default: SIGTERM at
+  10 % available, SIGKILL at 5 %); earlyoom-p: with \`-p\` (nice -20), its own priority option;
+  earlyoom-m1: \`-m 1\` (SIGTERM at 1 %, SIGKILL at 0.5 %).
+- nohang: Debian's unit and config (SIGTERM at 5 % available, SIGKILL at 2 %); nohang-rt: the
+  same under \`chrt --rr 1\` (the unit's commented-out CPUSchedulingPolicy=rr, priority 1);
+  nohang-1pct: the packaged config at SIGTERM 1 %, SIGKILL 0.5 %, earlyoom-m1's thresholds.
+
+The -m1 and -1pct rows put the thresholds near oomguard's reserve (1 % of the limit), so that
+what comes from a threshold and what from the design can be told apart.
 
 EOF
-has flood && cat <<EOF
+	has flood && cat <<EOF
 ## 1. Flood
 2 writers (4 MiB blocks, $(mib WRITER_SIZE_KIB) MiB files, removed and rewritten) for $(meta WARMUP_S) s, then
 $(meta FLOOD_N) eaters of $(mib FLOOD_EATER_KIB) MiB at once in a $(mib FLOOD_LIMIT_KIB) MiB group. Settled when every
 surviving eater holds its memory and nothing died for $(($(meta FLOOD_SETTLE_MS) / 1000)) s.
 
-- kills: eaters and writers killed; kernel kills: the group's \`oom_kill\` count.
-- premature: kills at which the group's free memory plus its clean page cache (memory.stat at the last
-  sample before the kill, 50 ms sampling) was at least one eater's size: the demand could have been met.
-- time to last kill: from the eaters' start. Stall: the group's memory "full" pressure (its cgroup v2
-  twin's memory.pressure); longest stall: the longest stretch with tasks fully stalled >= half the time.
-- unused: the limit minus what the surviving eaters hold. Never started: eaters that could not even
-  enter the full group (a write to cgroup.procs or an exec fails with ENOMEM under oom_kill_disable);
-  they are not counted as kills.
+- excess kills: kills beyond the optimum. The optimum keeps as many eaters as fit in the limit
+  beside $(mib FLOOD_RESERVE_KIB) MiB for the writers' buffers and page tables ($(flood_best) here).
+  Kills: eaters and writers killed; kernel kills: the group's \`oom_kill\` count.
+- time to last kill: from the eaters' start. Stall: the group's memory "full" pressure (its
+  cgroup v2 twin's memory.pressure).
+- unused: the limit minus what the surviving eaters hold. Never started: eaters that could not
+  even enter the full group (ENOMEM under oom_kill_disable); not counted as kills.
+- probe p99 / max: how late the bystander (outside the group, normal priority, woken every
+  100 ms) woke, 99th percentile and worst, in ms: what the rest of the machine pays.
 
-$(table flood kills:kills premature:premature failed_to_start:'never started' kernel_kills:'kernel kills' time_to_last_kill_s:'time to last kill (s)' stall_s:'full stall (s)' longest_stall_s:'longest stall (s)' survivors:survivors unused_mib:'unused (MiB)')
+$(table flood excess_kills:'excess kills':lower kills:kills:- failed_to_start:'never started':lower \
+	kernel_kills:'kernel kills':- time_to_last_kill_s:'time to last kill (s)':lower \
+	stall_s:'full stall (s)':lower survivors:survivors:higher unused_mib:'unused (MiB)':lower \
+	probe_p99_ms:'probe p99 (ms)':lower probe_max_ms:'probe max (ms)':lower)
 
 ![flood memory](${rel}/flood-memory.png)
 
 ![flood time to last kill](${rel}/flood-time-to-last-kill.png)
 
 EOF
-has fit && cat <<EOF
+	has fit && cat <<EOF
 ## 2. Fit
 2 writers for $(meta WARMUP_S) s, then 10 eaters of one size in a $(mib FIT_LIMIT_KIB) MiB group; the size is
 bisected ($(meta FIT_STEPS) probes per run, each probe a fresh group) for the largest at which all 10 survive
-$(($(meta FIT_HOLD_MS) / 1000)) s. Margin: the limit minus 10 eaters of that size (smaller is better: a killer that acts
-late lets the workload use its memory).
+$(($(meta FIT_HOLD_MS) / 1000)) s. Margin: the limit minus 10 eaters of that size, the memory a contender leaves
+unused. A run fails when any of its probes does.
 
-$(table fit max_eater_mib:'largest eater (MiB)' margin_mib:'margin to the limit (MiB)')
+$(table fit max_eater_mib:'largest eater (MiB)':higher margin_mib:'margin to the limit (MiB)':lower)
 
 EOF
-has thrash && cat <<EOF
+	has thrash && cat <<EOF
 ## 3. Thrash
 $(mib THRASH_ANON_KIB) MiB of anonymous memory plus a $(mib THRASH_FILE_KIB) MiB file reread in a loop, in a
 $(mib THRASH_LIMIT_KIB) MiB group whose disk reads are throttled to $(($(meta THRASH_READ_BPS) / 1048576)) MiB/s (blkio): the file never fits,
-every pass rereads it from the disk. Thrashing starts with the first reread: the first pass is
-cold reads at the disk's rate ("cold pass", from the task's start). Time from the start of
-thrashing to the kill (none: not killed within $(($(meta THRASH_MAX_MS) / 1000)) s of the task's start; a kill in the cold pass
-would be premature and counts as none), and the task's read rate meanwhile.
+every pass rereads it from the disk. Thrashing starts when the first pass ends (the thrasher's
+"pass 1" line): the first pass is cold reads at the disk's rate ("cold pass", from the task's
+start). Time to kill: from the start of thrashing (none: not killed within $(($(meta THRASH_MAX_MS) / 1000)) s of the
+task's start). A kill during the cold pass counts in "killed before thrashing" (runs of n).
+Read rate: the thrasher's median after its first pass. One disk speed and one overcommit: the
+thrash grid (\`bench/thrash-grid.sh\`) covers the others.
 
-$(table thrash time_to_kill_s:'time to kill (s)':$(($(meta THRASH_MAX_MS) / 1000)) cold_pass_s:'cold pass (s)' rate_mib_s:'read rate while thrashing (MiB/s)' kernel_kills:'kernel kills' stall_s:'full stall (s)')
+$(table thrash time_to_kill_s:'time to kill (s)':lower:med:$(($(meta THRASH_MAX_MS) / 1000)) \
+	killed_before_thrashing:'killed before thrashing':lower:sum cold_pass_s:'cold pass (s)':- \
+	rate_mib_s:'read rate (MiB/s)':higher kernel_kills:'kernel kills':- \
+	stall_s:'full stall (s)':lower probe_p99_ms:'probe p99 (ms)':lower \
+	probe_max_ms:'probe max (ms)':lower)
 
 ![thrash time to kill](${rel}/thrash-time-to-kill.png)
 
 EOF
-has stuck && cat <<EOF
+	has stuck && cat <<EOF
 ## 4. Stuck victim
 An eater of $(mib STUCK_VICTIM_KIB) MiB is frozen (cgroup freezer: it cannot run, so it cannot exit), then a second of
 $(mib STUCK_SECOND_KIB) MiB starts in the $(mib STUCK_LIMIT_KIB) MiB group. Time from the group reaching its limit
 (failcnt moves) until the second eater has all its memory: only reaping the frozen victim's memory
 (the kernel's OOM reaper, process_mrelease) frees it (none: not within $(($(meta STUCK_MAX_MS) / 1000)) s).
 
-$(table stuck time_to_free_s:'time to free (s)':$(($(meta STUCK_MAX_MS) / 1000)) kernel_kills:'kernel kills')
+$(table stuck time_to_free_s:'time to free (s)':lower:med:$(($(meta STUCK_MAX_MS) / 1000)) \
+	kernel_kills:'kernel kills':- probe_p99_ms:'probe p99 (ms)':lower \
+	probe_max_ms:'probe max (ms)':lower)
 
 ![stuck time to free](${rel}/stuck-time-to-free.png)
 
 EOF
-cat <<EOF
+	cat <<EOF
+## Priority
+Medians as shipped and at the other priority: oomguard and oomguard-nort (\`--no-realtime\`),
+earlyoom and earlyoom-p (\`-p\`), nohang and nohang-rt (\`chrt --rr 1\`). The last column: the
+share of oomguard's lead over earlyoom and over nohang (their median less oomguard's) that
+oomguard gives up at normal priority (oomguard-nort's median less oomguard's); over 100 %:
+at normal priority oomguard is behind; "no lead": oomguard as shipped is not ahead.
+
+| figure | oomguard | oomguard-nort | earlyoom | earlyoom-p | nohang | nohang-rt | lead lost at normal priority |
+|---|---|---|---|---|---|---|---|
+$(priority flood time_to_last_kill_s 'flood: time to last kill (s) ↓'
+	priority flood excess_kills 'flood: excess kills ↓'
+	priority flood probe_p99_ms 'flood: probe p99 (ms) ↓'
+	priority thrash time_to_kill_s 'thrash: time to kill (s) ↓'
+	priority thrash probe_p99_ms 'thrash: probe p99 (ms) ↓'
+	priority stuck time_to_free_s 'stuck: time to free (s) ↓'
+	priority stuck probe_p99_ms 'stuck: probe p99 (ms) ↓')
+
+## Failed runs
+$(if [ -s "$out/failed.tsv" ]; then
+		awk -F'\t' '{ print "- " $1 " " $2 " run " $3 ": " $4 }' "$out/failed.tsv"
+	else
+		echo "None."
+	fi)
+
 ## Notes
-- Medians over the runs; a median of "none" means most runs saw no kill (or no freeing) in time.
-- Other work ran on the same 2-CPU machine during the bench, so times spread between runs; the
-  medians and the per-run points in the plots show how much.
+- No ratios: with medians near 0 (stalls, kills) or "none", a ratio says nothing; medians and
+  quartiles stand side by side instead.
+- The machine has $(meta cpus) CPUs and is a VM: times spread between runs; the quartiles and the
+  per-run points in the plots show how much.
 - Stuck victim: a frozen task stays frozen after SIGKILL, yet its memory can be freed: a task
   with SIGKILL pending counts as exiting for the group's OOM path, which then hands it to the
   kernel's OOM reaper without a new kill (the \`oom_kill\` count does not move). So a contender that
   only sends SIGKILL gets the kernel's reaping once the group hits its limit again.
-- Thrash: the rereads are page-cache misses that wait on the throttled disk; see the "full stall"
-  column for how much of that the group's memory pressure (PSI) counts.
-- earlyoom and nohang run inside the group they guard, so their own memory is charged to it; the
-  other contenders and the scenario driver run outside.
+- earlyoom's and nohang's reads of \`/proc/meminfo\` go through lxcfs (FUSE): each costs a
+  round trip to the lxcfs process, which runs outside every group at normal priority. That is
+  the price of running them on a group; oomguard reads the group's files directly.
+- No contender could lower its own oom_score_adj here (root in this VM lacks CAP_SYS_RESOURCE:
+  oomguard and earlyoom -p log it and go on); each daemon runs outside the workload's group, so
+  the group's OOM killer cannot pick it anyway.
 - The sampling interval is 50 ms: a task started and killed within one interval is counted
   (the driver sees it die) but has no memory.stat line.
-- Raw per-run logs (events, 50 ms samples, memory.stat at each kill in kills.tsv, daemon logs) are in
+- Raw per-run logs (events, 50 ms samples, memory.stat at each kill in kills.tsv, the probe's
+  wake-ups, the daemon's log and command line, the namespace's view) are in
   \`$(realpath --relative-to="$PWD" "$out" 2>/dev/null || echo "$out")\` after a run.
 EOF
 } >"$report"

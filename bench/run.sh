@@ -1,36 +1,41 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 # The test bench: the cover letter's scenarios (flood, fit, thrash, stuck victim) on the real kernel,
-# each run in a fresh v1 memory cgroup, once per contender (the kernel alone, oomguard in two modes,
-# earlyoom, nohang), N times; then bench/report.sh writes the report. Prints figures; not a test.
-# Usage: bench/run.sh [--full] [--runs N] [--scenarios a,b] [--contenders a,b] [--out DIR]
-#                     [--report FILE]
+# each run in a fresh v1 memory cgroup, N times per contender, all runs in a shuffled order; then
+# bench/report.sh writes the report. Prints figures; not a test. Contenders: kernel, oomguard
+# (as shipped, SCHED_FIFO), oomguard-nort (--no-realtime), oomguard-ockd (--oom-kill-disable),
+# earlyoom (Debian's options), earlyoom-p (-p: nice -20), earlyoom-m1 (-m 1), nohang (Debian's
+# config), nohang-rt (under chrt --rr 1), nohang-1pct (SIGTERM at 1 %, SIGKILL at 0.5 %).
+# Usage: bench/run.sh [--full] [--runs N] [--seed N] [--scenarios a,b] [--contenders a,b]
+#                     [--out DIR] [--report FILE]
 #   --full        the cover letter's sizes (2 GiB, 100 eaters of 80 MiB); default a quick size
+#   --runs N      runs per scenario and contender (default 10); --seed N: the order (default 1)
 #   --report FILE where the markdown goes (default docs/bench.md, plots beside it in docs/bench/)
 #   OOMGUARD_BENCH_CMD  how to start oomguard on one cgroup: {oomguard} and {memcg} (the v1 memory
 #                 group's directory) are replaced; default
-#                 '{oomguard} run --log-level info --cgroup {memcg}' (+ --oom-kill-disable)
+#                 '{oomguard} run --log-level info --cgroup {memcg}' (+ the contender's option)
 set -u
 cd "$(dirname "$0")/.." || exit 1
 top=$PWD
 
-profile=quick runs=3 scenarios=flood,fit,thrash,stuck
-contenders=kernel,oomguard,oomguard-ockd,earlyoom,nohang
-out="" report=docs/bench.md
+profile=quick runs=10 scenarios=flood,fit,thrash,stuck seed=1
+contenders="" out="" report=docs/bench.md
 while [ $# -gt 0 ]; do
 	case $1 in
 	--full) profile=full ;;
 	--runs) runs=$2; shift ;;
+	--seed) seed=$2; shift ;;
 	--scenarios) scenarios=$2; shift ;;
 	--contenders) contenders=$2; shift ;;
 	--out) out=$2; shift ;;
 	--report) report=$2; shift ;;
-	-h | --help) sed -n '3,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h | --help) sed -n '3,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "run.sh: unknown argument $1" >&2; exit 2 ;;
 	esac
 	shift
 done
 [[ $runs =~ ^[1-9][0-9]*$ ]] || { echo "run.sh: --runs wants a positive number" >&2; exit 2; }
+[[ $seed =~ ^[0-9]+$ ]] || { echo "run.sh: --seed wants a number" >&2; exit 2; }
 
 CG_TAG=bench # read by tests/lib/cgroup.sh: groups are oomguard-test-bench-*
 # shellcheck source=tests/lib/cgroup.sh
@@ -40,8 +45,10 @@ scripts/deps.sh bench || exit 1
 
 export BENCH_TOOLS=$top/build/tools
 monitor=$top/build/rel/bench/bench_monitor
+probe_bin=$top/build/rel/bench/bench_probe
 oomguard=$top/oomguard
-for b in "$BENCH_TOOLS/mem_eater" "$BENCH_TOOLS/writer" "$BENCH_TOOLS/thrasher" "$monitor"; do
+for b in "$BENCH_TOOLS/mem_eater" "$BENCH_TOOLS/writer" "$BENCH_TOOLS/thrasher" "$monitor" \
+	"$probe_bin"; do
 	[ -x "$b" ] || { echo "run.sh: $b is missing (make bench builds it)" >&2; exit 1; }
 done
 
@@ -50,6 +57,7 @@ done
 MIB=1024
 if [ "$profile" = full ]; then
 	export FLOOD_LIMIT_KIB=$((2048 * MIB)) FLOOD_N=100 FLOOD_EATER_KIB=$((80 * MIB))
+	export FLOOD_RESERVE_KIB=$((16 * MIB))
 	export WRITER_SIZE_KIB=$((512 * MIB)) WARMUP_S=10 FLOOD_SETTLE_MS=10000 FLOOD_MAX_MS=900000
 	export FIT_LIMIT_KIB=$((2048 * MIB)) FIT_HOLD_MS=5000 FIT_MAX_MS=120000 FIT_STEPS=6
 	export THRASH_LIMIT_KIB=$((1024 * MIB)) THRASH_ANON_KIB=$((768 * MIB))
@@ -58,6 +66,7 @@ if [ "$profile" = full ]; then
 	export STUCK_SECOND_KIB=$((1200 * MIB)) STUCK_MAX_MS=120000
 else
 	export FLOOD_LIMIT_KIB=$((512 * MIB)) FLOOD_N=25 FLOOD_EATER_KIB=$((80 * MIB))
+	export FLOOD_RESERVE_KIB=$((16 * MIB))
 	export WRITER_SIZE_KIB=$((128 * MIB)) WARMUP_S=3 FLOOD_SETTLE_MS=3000 FLOOD_MAX_MS=120000
 	export FIT_LIMIT_KIB=$((512 * MIB)) FIT_HOLD_MS=2000 FIT_MAX_MS=30000 FIT_STEPS=5
 	export THRASH_LIMIT_KIB=$((256 * MIB)) THRASH_ANON_KIB=$((192 * MIB))
@@ -68,11 +77,14 @@ fi
 
 [ -z "$out" ] && out=$top/build/bench/$(date -u +%Y%m%dT%H%M%SZ)-$profile
 mkdir -p "$out"
+# Absolute: paths are passed into the daemons' PID and mount namespace, whose cwd is not ours.
+out=$(realpath "$out")
 results=$out/results.tsv
 : >"$results"
 {
 	echo "profile $profile"
 	echo "runs $runs"
+	echo "seed $seed"
 	echo "kernel $(uname -r)"
 	echo "cpus $(nproc)"
 	echo "date $(date -u +%Y-%m-%dT%H:%MZ)"
@@ -108,25 +120,91 @@ stop_lxcfs() {
 	lxcfs_pid=""
 }
 
-# oomguard_cmd MEMCG CONTENDER: the command line that starts oomguard on one group; the
-# oom_kill_disable mode adds --oom-kill-disable (the group has it set already, before any task).
-oomguard_cmd() {
-	local t=${OOMGUARD_BENCH_CMD:-'{oomguard} run --log-level info --cgroup {memcg}'}
-	t=${t//\{oomguard\}/$oomguard}
-	t=${t//\{memcg\}/$1}
-	[ "$2" = oomguard-ockd ] && t+=" --oom-kill-disable"
-	echo "$t"
+# Contenders. Each daemon runs in a memory group of its own (DAEMON_LIMIT), outside the
+# workload's memory, blkio and PSI groups, as the driver and the probe do. earlyoom and nohang
+# see the workload group as their machine: the first process of their PID namespace (a sleeper,
+# pid 1 there, which earlyoom and nohang never kill) is in the workload group, and lxcfs answers
+# /proc/meminfo from the group of a namespace's first process; their /proc lists only the
+# namespace (the workload). The sleeper keeps the default oom_score_adj: lowering it needs
+# CAP_SYS_RESOURCE.
+ALL_CONTENDERS=kernel,oomguard,oomguard-nort,oomguard-ockd,earlyoom,earlyoom-p,earlyoom-m1
+ALL_CONTENDERS+=,nohang,nohang-rt,nohang-1pct
+[ -z "$contenders" ] && contenders=$ALL_CONTENDERS
+DAEMON_LIMIT=256M # what the packages' units allow: earlyoom MemoryMax=50M, nohang 100M
+
+# Debian's options: earlyoom's from /etc/default/earlyoom (EARLYOOM_ARGS, as its unit passes
+# them), nohang's command line from its unit.
+debian_earlyoom_args() {
+	(
+		EARLYOOM_ARGS=""
+		# shellcheck disable=SC1091
+		[ -r /etc/default/earlyoom ] && . /etc/default/earlyoom
+		echo "$EARLYOOM_ARGS"
+	)
 }
+NOHANG_CONF=/etc/nohang/nohang.conf
+
+# nohang at 1 %: the packaged config with SIGTERM at 1 % available and SIGKILL at 0.5 %, the
+# thresholds of `earlyoom -m 1`.
+nohang_1pct_conf() {
+	sed -e 's/^soft_threshold_min_mem *=.*/soft_threshold_min_mem = 1 %/' \
+		-e 's/^hard_threshold_min_mem *=.*/hard_threshold_min_mem = 0.5 %/' \
+		"$NOHANG_CONF" >"$out/nohang-1pct.conf"
+}
+
+# daemon_cmd CONTENDER MEMCG: the daemon's command line (one word a line); none for the kernel.
+daemon_cmd() {
+	local t
+	case $1 in
+	oomguard | oomguard-nort | oomguard-ockd)
+		t=${OOMGUARD_BENCH_CMD:-'{oomguard} run --log-level info --cgroup {memcg}'}
+		t=${t//\{oomguard\}/$oomguard}
+		t=${t//\{memcg\}/$2}
+		[ "$1" = oomguard-ockd ] && t+=" --oom-kill-disable"
+		[ "$1" = oomguard-nort ] && t+=" --no-realtime"
+		# shellcheck disable=SC2086 # a command line: split into words as a shell would
+		printf '%s\n' $t
+		;;
+	earlyoom*)
+		echo earlyoom
+		# shellcheck disable=SC2046 # split as systemd splits $EARLYOOM_ARGS
+		printf '%s\n' $(debian_earlyoom_args)
+		[ "$1" = earlyoom-p ] && echo -p
+		[ "$1" = earlyoom-m1 ] && printf '%s\n' -m 1
+		;;
+	nohang*)
+		[ "$1" = nohang-rt ] && printf '%s\n' chrt --rr 1 # the unit's commented-out choice
+		echo nohang
+		echo --monitor
+		echo --config
+		[ "$1" = nohang-1pct ] && echo "$out/nohang-1pct.conf" || echo "$NOHANG_CONF"
+		;;
+	esac
+}
+# ready_re CONTENDER: the daemon's log line that says it watches.
+ready_re() {
+	case $1 in
+	oomguard*) echo 'started: ' ;;
+	earlyoom*) echo 'SIGKILL when mem' ;;
+	nohang*) echo 'Monitoring has started' ;;
+	esac
+}
+in_ns() { [[ $1 == earlyoom* || $1 == nohang* ]]; }
 
 # available CONTENDER: succeed when the contender can run here; else print why.
 available() {
 	case $1 in
 	kernel) return 0 ;;
-	earlyoom | nohang)
-		command -v "$1" >/dev/null || { echo "$1 is not installed"; return 1; }
+	earlyoom | earlyoom-* | nohang | nohang-*)
+		command -v "${1%%-*}" >/dev/null || { echo "${1%%-*} is not installed"; return 1; }
+		command -v nsenter >/dev/null || { echo "nsenter (util-linux) is missing"; return 1; }
 		start_lxcfs || { echo "lxcfs is not running"; return 1; }
+		if [ "$1" = nohang-1pct ] && ! nohang_1pct_conf; then
+			echo "no $NOHANG_CONF"
+			return 1
+		fi
 		;;
-	oomguard | oomguard-ockd)
+	oomguard | oomguard-nort | oomguard-ockd)
 		[ -x "$oomguard" ] || { echo "no ./oomguard binary"; return 1; }
 		if [ -z "${OOMGUARD_BENCH_CMD:-}" ] && ! "$oomguard" run --help >/dev/null 2>&1; then
 			echo "'oomguard run' is not available in this build ($("$oomguard" run --help 2>&1 | head -n1))"
@@ -135,6 +213,68 @@ available() {
 		;;
 	*) echo "unknown contender"; return 1 ;;
 	esac
+}
+
+# wait_for FILE REGEX PID MAX_MS: until FILE has a line matching REGEX; fails when PID dies or
+# time runs out.
+wait_for() {
+	local end=$(($(date +%s%3N) + $4))
+	while [ "$(date +%s%3N)" -lt "$end" ]; do
+		grep -qE "$2" "$1" 2>/dev/null && return 0
+		kill -0 "$3" 2>/dev/null || return 1
+		sleep 0.05
+	done
+	return 1
+}
+
+# ns_start CG DIR: a PID namespace whose first process sleeps in CG's memory group with lxcfs's
+# /proc/meminfo; sets NS_PID (its pid here) and NS_WRAP (the unshare process).
+ns_start() {
+	local memcg=$1 dir=$2 c
+	NS_PID="" NS_WRAP=""
+	# shellcheck disable=SC2016 # expanded by the namespace's shell
+	unshare --pid --fork --mount --mount-proc /bin/bash -c '
+		echo 0 >"$1/cgroup.procs" || exit 1
+		mount --bind /var/lib/lxcfs/proc/meminfo /proc/meminfo || exit 1
+		echo ready
+		exec sleep infinity' ns "$memcg" >"$dir/ns.out" 2>&1 &
+	NS_WRAP=$!
+	wait_for "$dir/ns.out" '^ready' "$NS_WRAP" 5000 || return 1
+	read -r c _ <"/proc/$NS_WRAP/task/$NS_WRAP/children" # no newline: read fails, sets c
+	[ -n "$c" ] || return 1
+	NS_PID=$c
+	# the view: what the namespace's /proc/meminfo says
+	# shellcheck disable=SC2016 # an awk program
+	nsenter -t "$NS_PID" -p -m awk '$1 == "MemTotal:" || $1 == "SwapTotal:" { print $1, $2 }' \
+		/proc/meminfo >"$dir/view"
+}
+
+# view_ok DIR LIMIT_KIB: the namespace saw the group as its machine.
+view_ok() {
+	awk -v lim="$2" '$1 == "MemTotal:" { m = $2 } $1 == "SwapTotal:" { s = $2; hs = 1 }
+		END { exit !(m == lim && hs && s == 0) }' "$1/view"
+}
+
+# daemon_start CONTENDER MEMCG DCG DIR: start the daemon in the memory group DCG (inside the
+# namespace for earlyoom and nohang); DPID is the process to watch. Fails unless it says it
+# is ready within 10 s.
+daemon_start() {
+	local who=$1 memcg=$2 dcg=$3 dir=$4 cmd
+	mapfile -t cmd < <(daemon_cmd "$who" "$memcg")
+	DPID=""
+	[ ${#cmd[@]} -eq 0 ] && return 0
+	if in_ns "$who"; then
+		# shellcheck disable=SC2016 # expanded by the inner shell
+		PYTHONUNBUFFERED=1 nsenter -t "$NS_PID" -p -m /bin/sh -c \
+			'echo 0 >"$0" || exit 126; exec "$@"' "$dcg/cgroup.procs" "${cmd[@]}" \
+			>"$dir/daemon.log" 2>&1 &
+	else
+		(echo "$BASHPID" >"$dcg/cgroup.procs" || exit 126; exec "${cmd[@]}") \
+			>"$dir/daemon.log" 2>&1 &
+	fi
+	DPID=$!
+	echo "${cmd[*]}" >"$dir/daemon.cmd"
+	wait_for "$dir/daemon.log" "$(ready_re "$who")" "$DPID" 10000
 }
 
 limit_of() {
@@ -155,60 +295,81 @@ max_ms_of() {
 }
 
 # run_one SCENARIO CONTENDER RUNDIR: one scenario in a fresh cgroup; figures into RUNDIR/result.
+# The driver (scenario.sh), the monitor, the probe and every daemon run outside the workload's
+# groups; each workload task enters them before exec. A run whose daemon did not come up, saw
+# another machine or died is marked "failed REASON" and kept out of the medians.
 run_one() {
-	local scen=$1 who=$2 dir=$3 cg opts=() mon dpid="" spid deadline memcg into c
+	local scen=$1 who=$2 dir=$3 cg dcg opts=() mon probe spid deadline memcg into c fail=""
 	mkdir -p "$dir"
 	env | grep -E '^(FLOOD|WRITER|WARMUP|FIT|THRASH|STUCK)_' | sort | tr '=' ' ' >"$dir/env"
 	opts=(--psi)
 	[ "$scen" = stuck ] && opts+=(--freezer)
 	[ "$scen" = thrash ] && opts+=(--read-bps "$dir" "$THRASH_READ_BPS")
 	[ "$who" = oomguard-ockd ] && opts+=(--oom-kill-disable)
-	if ! cg_new cg "$(limit_of "$scen")K" "${opts[@]}"; then
-		echo "error cgroup" >"$dir/result"
+	if ! cg_new cg "$(limit_of "$scen")K" "${opts[@]}" || ! cg_new dcg "$DAEMON_LIMIT"; then
+		echo "failed cgroup" >"$dir/result"
 		return 1
 	fi
 	memcg=$(cg_path "$cg" memory)
 	"$monitor" -m "$memcg" -p "$(cg_path "$cg" unified)" -i 50 -o "$dir/monitor.log" &
 	mon=$!
-	if [[ $who == oomguard* ]]; then
-		# shellcheck disable=SC2046
-		$(oomguard_cmd "$memcg" "$who") >"$dir/daemon.log" 2>&1 &
-		dpid=$!
-		sleep 1
+	"$probe_bin" -i 100 -o "$dir/probe.log" &
+	probe=$!
+	NS_PID="" NS_WRAP="" DPID="" spid=""
+	if in_ns "$who"; then
+		if ! ns_start "$memcg" "$dir"; then
+			fail=namespace
+		elif ! view_ok "$dir" "$(limit_of "$scen")"; then
+			fail=view
+		fi
+		echo "view $(tr '\n' ' ' <"$dir/view" 2>/dev/null) (limit $(limit_of "$scen") kB)"
 	fi
+	if [ -z "$fail" ] && ! daemon_start "$who" "$memcg" "$(cg_path "$dcg" memory)" "$dir"; then
+		fail=daemon_not_ready
+	fi
+	[ -n "$DPID" ] && [ -z "$fail" ] &&
+		echo "ready: $(grep -m1 -E "$(ready_re "$who")" "$dir/daemon.log" | cut -c1-80)"
 	export FREEZER_DIR
 	FREEZER_DIR=$(cg_path "$cg" freezer)
-	if [ "$who" = earlyoom ] || [ "$who" = nohang ]; then
-		# A container: the driver, the daemon and the workload in one PID namespace in the group.
-		CG_ENTER_CTRLS="memory unified blkio" cg_spawn "$cg" spid \
-			unshare --pid --fork --mount --mount-proc "$top/bench/scenario.sh" "$scen" "$dir" \
-			"$who" >"$dir/driver.log" 2>&1
-	else
-		# The driver stays outside (with oom_kill_disable a task in a full group can fail to
-		# fork or fault); each workload task enters the group before exec.
-		into=""
-		for c in unified blkio memory; do # memory last: see cg_enter
-			[ -d "$(cg_path "$cg" "$c")" ] && into+="$(cg_path "$cg" "$c")/cgroup.procs "
-		done
-		SPAWN_INTO=$into "$top/bench/scenario.sh" "$scen" "$dir" "$who" >"$dir/driver.log" 2>&1 &
-		spid=$!
-	fi
-	deadline=$(($(date +%s%3N) + $(max_ms_of "$scen")))
-	while kill -0 "$spid" 2>/dev/null; do
-		if [ "$(date +%s%3N)" -ge "$deadline" ]; then
-			echo "$(date +%s%3N) watchdog" >>"$dir/events.log"
-			break
-		fi
-		sleep 0.2
+	into=""
+	for c in unified blkio memory; do # memory last: see cg_enter
+		[ -d "$(cg_path "$cg" "$c")" ] && into+="$(cg_path "$cg" "$c")/cgroup.procs "
 	done
-	[ -n "$dpid" ] && { kill -TERM "$dpid" 2>/dev/null; wait "$dpid" 2>/dev/null; }
-	kill -0 "$spid" 2>/dev/null && kill -TERM "$spid" 2>/dev/null # the driver, when it overran
+	if [ -z "$fail" ]; then
+		SPAWN_INTO=$into SPAWN_NS=$NS_PID "$top/bench/scenario.sh" "$scen" "$dir" "$who" \
+			>"$dir/driver.log" 2>&1 &
+		spid=$!
+		deadline=$(($(date +%s%3N) + $(max_ms_of "$scen")))
+		while kill -0 "$spid" 2>/dev/null; do
+			if [ "$(date +%s%3N)" -ge "$deadline" ]; then
+				echo "$(date +%s%3N) watchdog" >>"$dir/events.log"
+				break
+			fi
+			sleep 0.2
+		done
+		# liveness: the daemon must have lived through the run
+		[ -n "$DPID" ] && ! kill -0 "$DPID" 2>/dev/null && fail=daemon_died
+		kill -0 "$spid" 2>/dev/null && kill -TERM "$spid" 2>/dev/null # the driver overran
+	fi
+	[ -n "$DPID" ] && { kill -TERM "$DPID" 2>/dev/null; }
 	cg_destroy "$cg"
-	wait "$spid" 2>/dev/null
-	kill -TERM "$mon" 2>/dev/null
-	wait "$mon" 2>/dev/null
+	cg_destroy "$dcg"
+	[ -n "$DPID" ] && wait "$DPID" 2>/dev/null
+	[ -n "$NS_WRAP" ] && wait "$NS_WRAP" 2>/dev/null
+	[ -n "$spid" ] && wait "$spid" 2>/dev/null
+	kill -TERM "$mon" "$probe" 2>/dev/null
+	wait "$mon" "$probe" 2>/dev/null
 	rm -rf "$dir/files" "$dir/tick.fifo"
-	bench/analyze.sh "$scen" "$dir" >"$dir/result"
+	if [ -n "$fail" ]; then
+		echo "failed $fail" >"$dir/result"
+	else
+		bench/analyze.sh "$scen" "$dir" >"$dir/result"
+	fi
+	if [ -n "$fail" ]; then
+		echo "daemon ${who}: failed: $fail"
+	elif [ -n "$DPID" ]; then
+		echo "daemon ${who}: ok (ready, alive at the end)"
+	fi
 }
 
 # fit_search CONTENDER RUNDIR: the largest size of 10 eaters (next to 2 writers) that all survive,
@@ -218,7 +379,13 @@ fit_search() {
 	lo=$((FIT_LIMIT_KIB / 20)) hi=$((FIT_LIMIT_KIB / 10))
 	for step in $(seq "$FIT_STEPS"); do
 		mid=$(((lo + hi) / 2 / 256 * 256))
-		FIT_EATER_KIB=$mid run_one fit "$who" "$dir/probe$step"
+		mkdir -p "$dir/probe$step"
+		FIT_EATER_KIB=$mid run_one fit "$who" "$dir/probe$step" >"$dir/probe$step/run.out"
+		sed 's/^/    /' "$dir/probe$step/run.out"
+		if grep -q '^failed' "$dir/probe$step/result"; then
+			echo "failed probe${step}_$(sed -n 's/^failed //p' "$dir/probe$step/result")" >"$dir/result"
+			return
+		fi
 		if grep -qx 'fit ok' "$dir/probe$step/result"; then
 			lo=$mid ok_kib=$mid
 		else
@@ -235,30 +402,45 @@ fit_search() {
 trap 'cg_cleanup_all; stop_lxcfs' EXIT
 IFS=, read -r -a scen_list <<<"$scenarios"
 IFS=, read -r -a who_list <<<"$contenders"
+# lxcfs is started here, not in available()'s subshell, so that the EXIT trap can stop it.
+for who in "${who_list[@]}"; do
+	if in_ns "$who"; then
+		start_lxcfs
+		break
+	fi
+done
 for who in "${who_list[@]}"; do
 	if why=$(available "$who"); then
-		echo "contender $who ok" >>"$out/meta"
+		echo "contender $who ok $(daemon_cmd "$who" '{memcg}' | tr '\n' ' ')" >>"$out/meta"
 	else
 		echo "contender $who unavailable $why" >>"$out/meta"
 		echo "bench: $who not available: $why"
 	fi
 done
+# Every run of every cell, in an order shuffled by the seed: drift over the bench (other load,
+# a warming disk) spreads over all contenders instead of favouring those that come first.
 for scen in "${scen_list[@]}"; do
 	for run in $(seq "$runs"); do
 		for who in "${who_list[@]}"; do
-			grep -q "^contender $who ok" "$out/meta" || continue
-			dir=$out/$scen/$who/run$run
-			echo "bench: $scen $who run $run"
-			if [ "$scen" = fit ]; then
-				fit_search "$who" "$dir"
-			else
-				run_one "$scen" "$who" "$dir"
-			fi
-			sed "s/^/    /" "$dir/result"
-			awk -v s="$scen" -v w="$who" -v r="$run" '{ print s "\t" w "\t" r "\t" $1 "\t" $2 }' \
-				"$dir/result" >>"$results"
+			grep -q "^contender $who ok" "$out/meta" && echo "$scen $who $run"
 		done
 	done
-done
+done | shuf --random-source=<(yes "$seed") >"$out/order"
+total=$(wc -l <"$out/order") i=0
+while read -r scen who run; do
+	i=$((i + 1))
+	dir=$out/$scen/$who/run$run
+	echo "bench: [$i/$total] $scen $who run $run"
+	if [ "$scen" = fit ]; then
+		fit_search "$who" "$dir"
+	else
+		mkdir -p "$dir"
+		run_one "$scen" "$who" "$dir" >"$dir/run.out"
+		sed 's/^/    /' "$dir/run.out"
+	fi
+	sed "s/^/    /" "$dir/result"
+	awk -v s="$scen" -v w="$who" -v r="$run" '{ print s "\t" w "\t" r "\t" $1 "\t" $2 }' \
+		"$dir/result" >>"$results"
+done <"$out/order"
 echo "bench: results in $out"
 bench/report.sh "$out" "$report"

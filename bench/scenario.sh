@@ -1,16 +1,16 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
-# One bench scenario's driver. For earlyoom and nohang it runs as the first process of a fresh PID
-# namespace inside the memory cgroup (a container: they run beside the workload, with lxcfs's
-# /proc/meminfo); for the others it runs outside and puts each workload task into the group
-# ($SPAWN_INTO). Starts the workload and logs timed events to RUNDIR/events.log.
+# One bench scenario's driver. It runs outside the workload's groups for every contender and puts
+# each workload task into them before exec ($SPAWN_INTO); for earlyoom and nohang, each task
+# also enters their PID namespace ($SPAWN_NS: the pid of its first process), so that their /proc
+# lists the workload. Starts the workload and logs timed events to RUNDIR/events.log.
 # Usage: scenario.sh flood|fit|thrash|stuck RUNDIR CONTENDER
 # Sizes come from the environment (KiB): see bench/run.sh.
 set -u
 scen=$1 dir=$2 contender=$3
 tools=${BENCH_TOOLS:?}
-# Every task keeps the default oom_score_adj: lowering the driver's needs CAP_SYS_RESOURCE, which
-# a container often lacks, and raising the workload's would change what the contenders compare.
+# Every workload task keeps the default oom_score_adj: raising it would change what the
+# contenders compare. The driver is outside the group: no contender sees it.
 mkdir -p "$dir/files"
 mkfifo "$dir/tick.fifo"
 exec 9<>"$dir/tick.fifo"
@@ -46,35 +46,25 @@ wait_ready() {
 }
 
 # spawn OUT CMD...: start CMD in the background with its output in OUT; its pid goes to SPAWNED.
-# When the driver runs outside the group, SPAWN_INTO lists the cgroup.procs files the child enters
-# before exec, so that its first page is charged to the group.
+# SPAWN_INTO lists the cgroup.procs files the child enters before exec, so that its first page
+# is charged to the group. With SPAWN_NS, nsenter (which stays here, outside the groups, waits
+# for the task and exits as it did: 128 + N when killed by signal N) starts it in that PID
+# namespace, and the task enters the groups itself (0: the writer).
 spawn() {
 	local out=$1 f
 	shift
-	if [ -n "${SPAWN_INTO:-}" ]; then
+	if [ -n "${SPAWN_NS:-}" ]; then
+		# shellcheck disable=SC2016 # expanded by the inner shell
+		nsenter -t "$SPAWN_NS" -p -m /bin/sh -c \
+			'for f in $0; do echo 0 >"$f" || exit 126; done; exec "$@"' "$SPAWN_INTO" "$@" \
+			>"$out" 2>&1 &
+	else
 		(
 			for f in $SPAWN_INTO; do echo "$BASHPID" >"$f" || exit 126; done
 			exec "$@"
 		) >"$out" 2>&1 &
-	else
-		"$@" >"$out" 2>&1 &
 	fi
 	SPAWNED=$!
-}
-
-start_contender() {
-	case $contender in
-	earlyoom | nohang)
-		mount --bind /var/lib/lxcfs/proc/meminfo /proc/meminfo || { ev error lxcfs; exit 1; }
-		;;
-	esac
-	case $contender in
-	earlyoom) spawn "$dir/daemon.log" earlyoom -r 0 ;;
-	nohang) spawn "$dir/daemon.log" nohang --monitor --config /etc/nohang/nohang.conf ;;
-	*) return 0 ;;
-	esac
-	tick "${BENCH_DAEMON_START_S:-2}"
-	ev contender_started "$contender"
 }
 
 start_writers() {
@@ -198,6 +188,9 @@ scen_stuck() {
 	spawn "$dir/victim.out" "$tools/mem_eater" "${STUCK_VICTIM_KIB}K"
 	victim=$SPAWNED
 	wait_ready "$dir/victim.out" "$victim" 30000 || { ev stuck_end victim_not_ready; return; }
+	# through nsenter, the task is nsenter's child
+	# (the file has no newline: read fails, yet sets victim)
+	[ -n "${SPAWN_NS:-}" ] && { read -r victim _ <"/proc/$victim/task/$victim/children" || :; }
 	echo "$victim" >"$FREEZER_DIR/cgroup.procs"
 	echo FROZEN >"$FREEZER_DIR/freezer.state"
 	for ((i = 0; i < 50; i++)); do
@@ -219,7 +212,6 @@ scen_stuck() {
 }
 
 ev start "$scen" "$contender"
-start_contender
 case $scen in
 flood) scen_flood ;;
 fit) scen_fit ;;

@@ -20,6 +20,7 @@ void config_defaults(struct config *c)
 	c->interval_msec = CONFIG_DEFAULT_INTERVAL_MSEC;
 	c->machine = -1;
 	c->reap = true;
+	c->realtime = true;
 	c->reserve_permille = CONFIG_DEFAULT_RESERVE_PERMILLE;
 	c->stall_bound_permille = PROGRESS_STALL_BOUND_PERMILLE;
 	c->refault_min_pages = PROGRESS_REFAULT_MIN_PAGES;
@@ -315,6 +316,8 @@ int config_set_named(struct config *c, const char *key, const char *name, const 
 		r = parse_bool(value, &c->reap);
 	} else if (!strcmp(key, "oom_kill_disable")) {
 		r = parse_bool(value, &c->oom_kill_disable);
+	} else if (!strcmp(key, "realtime")) {
+		r = parse_bool(value, &c->realtime);
 	} else if (!strcmp(key, "reserve_permille")) {
 		r = parse_uint(value, 1, CONFIG_RESERVE_PERMILLE_MAX, &u);
 		if (!r)

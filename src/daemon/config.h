@@ -99,6 +99,7 @@ struct config {
 	bool dry_run;
 	bool reap;
 	bool oom_kill_disable;
+	bool realtime; /* the loop and the reaper run SCHED_FIFO (read at start only) */
 	unsigned int reserve_permille;
 	unsigned int stall_bound_permille;
 	uint64_t refault_min_pages;

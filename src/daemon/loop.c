@@ -279,11 +279,13 @@ static int start(struct daemon *d)
 	keep = protect_fd_budget();
 	if (keep)
 		d->tasks.max_fds = keep;
+	reaper_set_realtime(d->cfg.realtime);
 	/*
 	 * The loop runs SCHED_FIFO too: the rule counts rounds, and under thrashing a loop at
 	 * normal priority loses most of its 10 rounds a second (docs/daemon-design.md). Its work
 	 * per round is bounded and small. Set before the reaper's threads exist: they inherit it,
-	 * and so need no CAP_SYS_NICE of their own.
+	 * and so need no CAP_SYS_NICE of their own. `realtime = no` leaves the loop and the
+	 * reaper at the priority they were started with.
 	 */
 	r = reaper_raise_priority();
 	if (r < 0)

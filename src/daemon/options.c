@@ -34,6 +34,7 @@ enum {
 	OPT_DBUS_ADDRESS,
 	OPT_DESKTOP_NOTIFY,
 	OPT_METRICS_DIR,
+	OPT_NO_REALTIME,
 };
 
 #define STR_(x) #x
@@ -79,6 +80,8 @@ static const struct option_desc options[] = {
     {"oom-kill-disable", no_argument, 'D', NULL, NULL,
      "v1: set oom_kill_disable=1 on the cgroups (the kernel parks tasks, oomguard decides); "
      "restored at exit", FOR_RUN},
+    {"no-realtime", no_argument, OPT_NO_REALTIME, NULL, NULL,
+     "run the loop and the reaper at normal priority, not SCHED_FIFO", FOR_RUN},
     {"reserve-permille", required_argument, 'r', "reserve_permille", "N",
      "cgroup min watermark, per mille of the limit (default "
      STR(CONFIG_DEFAULT_RESERVE_PERMILLE) ")", FOR_BOTH},
@@ -298,6 +301,9 @@ int options_parse(struct config *c, int argc, char **argv, char *err, size_t err
 			continue;
 		case 'D':
 			c->oom_kill_disable = true;
+			continue;
+		case OPT_NO_REALTIME:
+			c->realtime = false;
 			continue;
 		case 'j':
 			c->json = true;

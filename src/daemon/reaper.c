@@ -342,10 +342,20 @@ void reap_one(const struct reap_request *req, bool reap, struct reap_callers *ca
 	*ret_report = rep;
 }
 
+/* Process-wide, like the scheduling class it chooses: set once before the threads start. */
+static bool realtime_wanted = true;
+
+void reaper_set_realtime(bool on)
+{
+	realtime_wanted = on;
+}
+
 int reaper_raise_priority(void)
 {
 	struct sched_param sp = {.sched_priority = REAPER_RT_PRIORITY};
 
+	if (!realtime_wanted)
+		return 0;
 	return sys->sched_setscheduler_self(SCHED_FIFO, &sp);
 }
 

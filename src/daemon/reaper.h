@@ -232,8 +232,12 @@ void reaper_release(struct reaper *r);
 void reap_one(const struct reap_request *req, bool reap, struct reap_callers *callers,
 	      char *scratch, size_t size, struct reap_report *ret_report);
 
-/* reaper_raise_priority() - make the calling thread SCHED_FIFO REAPER_RT_PRIORITY. 0 or -errno. */
+/* reaper_raise_priority() - make the calling thread SCHED_FIFO REAPER_RT_PRIORITY, unless
+ * reaper_set_realtime(false) said not to (then it does nothing). 0 or -errno. */
 int reaper_raise_priority(void);
+/* reaper_set_realtime() - whether reaper_raise_priority() raises (the `realtime` key); called
+ * before reaper_start(). */
+void reaper_set_realtime(bool on);
 
 /* now_usec() - CLOCK_MONOTONIC in microseconds. */
 uint64_t now_usec(void);

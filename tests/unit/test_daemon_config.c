@@ -43,13 +43,14 @@ static void test_file_then_options(void **state)
 
 	(void)state;
 	write_conf("[oomguard]\ninterval_msec = 500\ncgroup = /a\ncgroup = /c\nprotect = sshd\n"
-		   "dry_run = yes\nreap = no\nprefer_regex = ^(chrome|java)$\n");
+		   "dry_run = yes\nreap = no\nrealtime = no\nprefer_regex = ^(chrome|java)$\n");
 	assert_int_equal(build(&c, err, sizeof(err), 3, argv_file_only), 0);
 	assert_int_equal(c.interval_msec, 500);
 	assert_int_equal(c.nr_cgroups, 2);
 	assert_string_equal(c.cgroups[1], "/c");
 	assert_true(c.dry_run);
 	assert_false(c.reap);
+	assert_false(c.realtime);
 	assert_int_equal(c.nr_protect, 1);
 	assert_int_equal(c.nr_rules, 1);
 	assert_true(c.rules[0].has_re);
@@ -155,7 +156,7 @@ static void test_help_from_the_table(void **state)
 	static const char *const takes[][2] = {
 	    {"--config", "/dev/null"}, {"--cgroup", "/x"},        {"--machine", NULL},
 	    {"--no-machine", NULL},    {"--interval", "100"},    {"--dry-run", NULL},
-	    {"--no-reap", NULL},       {"--oom-kill-disable", NULL}, {"--reserve-permille", "10"},
+	    {"--no-reap", NULL},       {"--no-realtime", NULL},  {"--oom-kill-disable", NULL}, {"--reserve-permille", "10"},
 	    {"--stall-bound-permille", "500"}, {"--refault-min-pages", "64"}, {"--protect", "sshd"},
 	    {"--prefer", "x"},         {"--avoid", "y"},          {"--prefer-cgroup", "/a"},
 	    {"--avoid-cgroup", "/b"},  {"--log-level", "debug"},  {"--root", "/"},

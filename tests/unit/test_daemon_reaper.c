@@ -8,6 +8,7 @@
  * still reaped, reaper_stop() returns; alarm() turns a hang into a failure. */
 #include <errno.h>
 #include <poll.h>
+#include <sched.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -26,6 +27,7 @@
 
 static struct sys_ops fake;
 static int mrelease_calls, mrelease_ret;
+static int sched_calls, sched_policy;
 static struct scope machine;
 static char scratch[SCOPE_SCRATCH_SIZE];
 
@@ -35,6 +37,31 @@ static int fake_mrelease(int pidfd, unsigned int flags)
 	(void)flags;
 	mrelease_calls++;
 	return mrelease_ret;
+}
+
+static int fake_sched(int policy, const struct sched_param *param)
+{
+	(void)param;
+	sched_calls++;
+	sched_policy = policy;
+	return 0;
+}
+
+/* `realtime = no`: reaper_raise_priority() asks for nothing; yes: SCHED_FIFO. */
+static void test_realtime_switch(void **state)
+{
+	(void)state;
+	fake = sys_ops_real;
+	fake.sched_setscheduler_self = fake_sched;
+	sys = &fake;
+	reaper_set_realtime(false);
+	assert_int_equal(reaper_raise_priority(), 0);
+	assert_int_equal(sched_calls, 0);
+	reaper_set_realtime(true);
+	assert_int_equal(reaper_raise_priority(), 0);
+	assert_int_equal(sched_calls, 1);
+	assert_int_equal(sched_policy, SCHED_FIFO);
+	sys = &sys_ops_real;
 }
 
 struct reap_case {
@@ -378,7 +405,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_reap_one), cmocka_unit_test(test_reap_team),
-	    cmocka_unit_test(test_reap_one_blocked), cmocka_unit_test(test_reaper_blocked)};
+	    cmocka_unit_test(test_reap_one_blocked), cmocka_unit_test(test_reaper_blocked),
+	    cmocka_unit_test(test_realtime_switch)};
 
 	alarm(60);                   /* a hang is a failure */
 	log_max_prio = LOG_PRIO_ERR; /* quiet: the lost callers' warnings are expected */
