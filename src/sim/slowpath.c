@@ -236,6 +236,40 @@ static enum may_oom alloc_may_oom(struct sim *s, struct sim_task *t, int classzo
  * OOM killer. Returns ALLOC_OK with *ret_pfn, ALLOC_WAIT with the time until the next pass in
  * *ret_cost_usec (CPU time plus sleeps), or ALLOC_FAIL.
  */
+/*
+ * Steps 5-6 of a round: the rule's verdict after reclaim freed @nr pages, with its waits added
+ * to *@sleep; mainline's compaction feedback. Return: true to retry.
+ */
+static bool rule_retries(struct sim *s, struct alloc_state *a, unsigned int alloc_flags,
+			 unsigned long nr, uint64_t *sleep)
+{
+	struct zone_snapshot zones[MAX_NR_ZONES];
+	struct alloc_request req;
+	struct retry_decision d;
+
+	fill_request(s, a->gfp, a->order, alloc_flags, zones, &req);
+	if (s->cfg->rule != RETRY_RULE_MAINLINE)
+		vmstat_drift(s, zones, req.nr_zones);
+	reclaim_retry_decide(s->cfg->rule, &req, nr, &a->rs, &d);
+	s->last_no_progress_loops = d.no_progress_loops;
+	if (d.verdict == RETRY_RECLAIM || d.verdict == RETRY_UNRESERVE_HIGHATOMIC) {
+		if (d.wait == RETRY_WAIT_IFF_CONGESTED)
+			*sleep += wait_iff_congested(s, WAIT_IFF_CONGESTED_USEC);
+		else if (d.wait == RETRY_WAIT_CONGESTION)
+			*sleep += congestion_wait(s, CONGESTION_WAIT_USEC);
+		a->last_oom_wait = false;
+		return true;
+	}
+	/* Mainline: compaction feedback, when the last reclaim round made progress. */
+	if (s->cfg->rule == RETRY_RULE_MAINLINE && nr &&
+	    should_compact_retry(a->order, a->compact_result, true, &a->crs)) {
+		s->res->compact_retries++;
+		a->last_oom_wait = false;
+		return true;
+	}
+	return false;
+}
+
 static enum alloc_status slowpath_round(struct sim *s, struct sim_task *t, int32_t *ret_pfn,
 					uint64_t *ret_cost_usec)
 {
@@ -244,9 +278,6 @@ static enum alloc_status slowpath_round(struct sim *s, struct sim_task *t, int32
 	unsigned int order = a->order;
 	int classzone = high_zoneidx(gfp);
 	unsigned int alloc_flags = gfp_to_alloc_flags(gfp);
-	struct zone_snapshot zones[MAX_NR_ZONES];
-	struct alloc_request req;
-	struct retry_decision d;
 	uint64_t cost = 0, sleep = 0;
 	unsigned long nr;
 	int32_t pfn;
@@ -274,27 +305,8 @@ static enum alloc_status slowpath_round(struct sim *s, struct sim_task *t, int32
 		goto noretry;
 
 	/* 5-6. The rule decides: retry, or go OOM. */
-	fill_request(s, gfp, order, alloc_flags, zones, &req);
-	if (s->cfg->rule != RETRY_RULE_MAINLINE)
-		vmstat_drift(s, zones, req.nr_zones);
-	reclaim_retry_decide(s->cfg->rule, &req, nr, &a->rs, &d);
-	s->last_no_progress_loops = d.no_progress_loops;
-	if (d.verdict == RETRY_RECLAIM || d.verdict == RETRY_UNRESERVE_HIGHATOMIC) {
-		if (d.wait == RETRY_WAIT_IFF_CONGESTED)
-			sleep += wait_iff_congested(s, WAIT_IFF_CONGESTED_USEC);
-		else if (d.wait == RETRY_WAIT_CONGESTION)
-			sleep += congestion_wait(s, CONGESTION_WAIT_USEC);
-		a->last_oom_wait = false;
+	if (rule_retries(s, a, alloc_flags, nr, &sleep))
 		goto retry;
-	}
-
-	/* 6. Mainline: compaction feedback, when the last reclaim round made progress. */
-	if (s->cfg->rule == RETRY_RULE_MAINLINE && nr &&
-	    should_compact_retry(order, a->compact_result, true, &a->crs)) {
-		s->res->compact_retries++;
-		a->last_oom_wait = false;
-		goto retry;
-	}
 
 	/* 7-8. */
 	switch (alloc_may_oom(s, t, classzone, &pfn, &cost, &sleep)) {
