@@ -94,31 +94,8 @@ results=$out/results.tsv
 	env | grep -E '^(FLOOD|WRITER|WARMUP|FIT|THRASH|STUCK)_' | sort | tr '=' ' '
 } >"$out/meta"
 
-# lxcfs gives earlyoom and nohang the cgroup's view of /proc/meminfo; start it when nobody has.
-lxcfs_pid=""
-start_lxcfs() {
-	[ -r /var/lib/lxcfs/proc/meminfo ] && return 0
-	# A mount left by an lxcfs that died answers "Transport endpoint is not connected": drop it.
-	if grep -q ' /var/lib/lxcfs fuse.lxcfs ' /proc/mounts; then
-		umount -l /var/lib/lxcfs 2>/dev/null
-	fi
-	mkdir -p /var/lib/lxcfs
-	lxcfs /var/lib/lxcfs >"$out/lxcfs.log" 2>&1 &
-	lxcfs_pid=$!
-	for _ in $(seq 50); do
-		[ -r /var/lib/lxcfs/proc/meminfo ] && return 0
-		sleep 0.1
-	done
-	echo "run.sh: lxcfs did not come up (see $out/lxcfs.log)" >&2
-	return 1
-}
-stop_lxcfs() {
-	[ -n "$lxcfs_pid" ] || return 0
-	kill -TERM "$lxcfs_pid" 2>/dev/null
-	wait "$lxcfs_pid" 2>/dev/null
-	umount /var/lib/lxcfs 2>/dev/null
-	lxcfs_pid=""
-}
+# shellcheck source=bench/lxcfs.sh
+. bench/lxcfs.sh
 
 # Contenders. Each daemon runs in a memory group of its own (DAEMON_LIMIT), outside the
 # workload's memory, blkio and PSI groups, as the driver and the probe do. earlyoom and nohang

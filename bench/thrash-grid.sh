@@ -70,25 +70,8 @@ make_file() { # PATH MIB: written outside any limit, synced, dropped from the pa
 	python3 -c "import os,sys; fd=os.open(sys.argv[1], os.O_RDONLY); os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)" "$1"
 }
 
-lxcfs_pid=""
-start_lxcfs() {
-	[ -r /var/lib/lxcfs/proc/meminfo ] && return 0
-	grep -q ' /var/lib/lxcfs fuse.lxcfs ' /proc/mounts && umount -l /var/lib/lxcfs 2>/dev/null
-	mkdir -p /var/lib/lxcfs
-	lxcfs /var/lib/lxcfs >"$out/lxcfs.log" 2>&1 &
-	lxcfs_pid=$!
-	for _ in $(seq 50); do
-		[ -r /var/lib/lxcfs/proc/meminfo ] && return 0
-		sleep 0.1
-	done
-	return 1
-}
-stop_lxcfs() {
-	[ -n "$lxcfs_pid" ] || return 0
-	kill -TERM "$lxcfs_pid" 2>/dev/null
-	wait "$lxcfs_pid" 2>/dev/null
-	umount /var/lib/lxcfs 2>/dev/null
-}
+# shellcheck source=bench/lxcfs.sh
+. bench/lxcfs.sh
 dpid="" # the daemon of the running cell: stopped with the grid
 trap '[ -n "$dpid" ] && kill -TERM "$dpid" 2>/dev/null; cg_cleanup_all; stop_lxcfs; rm -rf "$out/files"' EXIT
 
