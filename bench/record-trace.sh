@@ -6,7 +6,8 @@
 #   RATE_MIB_S 0: reads not throttled. CMD runs in the group; a thrasher's "pass 1" line marks
 #   the onset of thrashing in the trace's header.
 # OUT: "# limit_bytes=N page_size=4096 onset_ms=T|-" then per line
-#   t_ms failcnt refaulted_pages read_bytes usage_bytes file_bytes under_oom
+#   t_ms failcnt refaulted_pages read_bytes usage_bytes file_bytes under_oom dirty_bytes
+#   (dirty_bytes: dirty + writeback; traces recorded before it have 7 columns)
 set -u
 cd "$(dirname "$0")/.." || exit 1
 out=$1 limit=$2 rate=$3 secs=$4
@@ -29,19 +30,23 @@ cg_spawn "$CG" pid "$@" >"$tmp/cmd.out" 2>&1
 # Builtins only in the loop (no process per sample): a sample takes a few ms, not the 100 ms
 # of a round.
 sample() {
-	local k v d op n fc us uo=0 rf=0 fb=0 rd=0 now=${EPOCHREALTIME/./}
+	local k v d op n fc us uo=0 rf=0 fb=0 rd=0 db=0 seen=0 now=${EPOCHREALTIME/./}
 	read -r fc <"$mem/memory.failcnt"
 	read -r us <"$mem/memory.usage_in_bytes"
 	while read -r k v; do
 		case $k in
 		total_workingset_refault_file | total_workingset_refault_anon) rf=$((rf + v)) ;;
 		total_inactive_file | total_active_file) fb=$((fb + v)) ;;
+		total_dirty | total_writeback) db=$((db + v)) ;;
+		total_pgpgin) seen=1 ;;
 		esac
 	done <"$mem/memory.stat"
+	# a read of memory.stat that came back empty (seen once under a writer's churn): no sample
+	[ "$seen" = 1 ] || return 0
 	while read -r k v; do [ "$k" = under_oom ] && uo=$v; done <"$mem/memory.oom_control"
 	while read -r d op n; do [ "$op" = Read ] && rd=$((rd + n)); done \
 		<"$blk/blkio.throttle.io_service_bytes_recursive"
-	echo "$((now / 1000 - t0)) $fc $rf $rd $us $fb $uo"
+	echo "$((now / 1000 - t0)) $fc $rf $rd $us $fb $uo $db"
 }
 {
 	end=$((t0 + secs * 1000))

@@ -45,27 +45,8 @@ wait_ready() {
 	return 1
 }
 
-# spawn OUT CMD...: start CMD in the background with its output in OUT; its pid goes to SPAWNED.
-# SPAWN_INTO lists the cgroup.procs files the child enters before exec, so that its first page
-# is charged to the group. With SPAWN_NS, nsenter (which stays here, outside the groups, waits
-# for the task and exits as it did: 128 + N when killed by signal N) starts it in that PID
-# namespace, and the task enters the groups itself (0: the writer).
-spawn() {
-	local out=$1 f
-	shift
-	if [ -n "${SPAWN_NS:-}" ]; then
-		# shellcheck disable=SC2016 # expanded by the inner shell
-		nsenter -t "$SPAWN_NS" -p -m /bin/sh -c \
-			'for f in $0; do echo 0 >"$f" || exit 126; done; exec "$@"' "$SPAWN_INTO" "$@" \
-			>"$out" 2>&1 &
-	else
-		(
-			for f in $SPAWN_INTO; do echo "$BASHPID" >"$f" || exit 126; done
-			exec "$@"
-		) >"$out" 2>&1 &
-	fi
-	SPAWNED=$!
-}
+# shellcheck source=bench/contenders.sh
+. "$(dirname "$0")/contenders.sh" # spawn
 
 start_writers() {
 	local w

@@ -2,17 +2,17 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # One cell of the thrash grid (bench/thrash-grid.sh): starts the cell's workload, watches it, and
 # logs timed events to RUNDIR/events.log (ms, CLOCK_REALTIME, the clock of the thrasher's "pass"
-# lines). For earlyoom and nohang it runs as the first process of a PID namespace inside the
-# group, with lxcfs's view of /proc/meminfo, as bench/scenario.sh runs them; for the others it
-# runs outside and each workload task enters the group ($SPAWN_INTO) before exec.
-# Usage: thrash-cell.sh RUNDIR CONTENDER SECONDS
+# lines). It runs outside the cell's groups, as bench/scenario.sh does; each workload task enters
+# them ($SPAWN_INTO) before exec, and for earlyoom and nohang also their PID namespace
+# ($SPAWN_NS). The contender's daemon is started by the grid (bench/contenders.sh).
+# Usage: thrash-cell.sh RUNDIR SECONDS
 #   CELL_W1, CELL_W2, ...  the workload's commands (word-split; no shell), started in order
 #   CELL_AFTER_PASS=N      start the commands after the first when CELL_W1 printed "pass N"
 #                          (default: all at once)
-# Events: "start", "contender_started NAME", "spawn wI PID", "exit wI STATUS" (status as
+# Events: "start", "spawn wI PID", "exit wI STATUS" (status as
 # bash's wait gives it: 128 + signal when killed), "end".
 set -u
-dir=$1 contender=$2 seconds=$3
+dir=$1 seconds=$2
 
 now_ms() {
 	local t=${EPOCHREALTIME/./}
@@ -26,41 +26,8 @@ mkfifo "$dir/tick.fifo"
 exec 9<>"$dir/tick.fifo"
 tick() { read -r -t "$1" -u 9 _ || true; }
 
-spawn() { # OUT CMD...: SPAWNED is the pid
-	local out=$1 f
-	shift
-	if [ -n "${SPAWN_INTO:-}" ]; then
-		(
-			for f in $SPAWN_INTO; do echo "$BASHPID" >"$f" || exit 126; done
-			exec "$@"
-		) >"$out" 2>&1 &
-	else
-		"$@" >"$out" 2>&1 &
-	fi
-	SPAWNED=$!
-}
-
-contender_pid=""
-case $contender in
-earlyoom | nohang)
-	mount --bind /var/lib/lxcfs/proc/meminfo /proc/meminfo || {
-		ev error lxcfs
-		exit 1
-	}
-	if [ "$contender" = earlyoom ]; then
-		spawn "$dir/daemon.log" earlyoom -r 0
-	else
-		spawn "$dir/daemon.log" nohang --monitor --config /etc/nohang/nohang.conf
-	fi
-	contender_pid=$SPAWNED
-	tick 2
-	kill -0 "$SPAWNED" 2>/dev/null || {
-		ev error contender_died
-		exit 1
-	}
-	ev contender_started "$contender"
-	;;
-esac
+# shellcheck source=bench/contenders.sh
+. "$(dirname "$0")/contenders.sh" # spawn
 
 declare -A pids=()
 ev start
@@ -93,6 +60,5 @@ ev end
 for w in "${!pids[@]}"; do
 	kill -TERM "${pids[$w]}" 2>/dev/null
 done
-[ -n "${contender_pid:-}" ] && kill -TERM "$contender_pid" 2>/dev/null
 wait
 rm -f "$dir/tick.fifo"

@@ -18,11 +18,13 @@
 #          1 when a cell fails
 #   --rejudge DIR  judge the cells of a finished run in DIR again and rewrite its report
 #   --resume       with --out DIR of a run that stopped: run only the cells it has no line for
+#   --only REGEX   only the cells whose line ("KIND RATE OVER ANON MODE", e.g. "churn 16 0 90
+#                  read") matches the extended regular expression
 set -u
 cd "$(dirname "$0")/.." || exit 1
 top=$PWD
 profile=full contenders=oomguard,kernel,earlyoom,nohang out="" report=docs/bench-thrash.md
-rejudge_dir="" resume=0
+rejudge_dir="" resume=0 only=""
 while [ $# -gt 0 ]; do
 	case $1 in
 	--profile) profile=$2; shift ;;
@@ -31,7 +33,8 @@ while [ $# -gt 0 ]; do
 	--report) report=$2; shift ;;
 	--rejudge) rejudge_dir=$2; shift ;;
 	--resume) resume=1 ;;
-	-h | --help) sed -n '3,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	--only) only=$2; shift ;;
+	-h | --help) sed -n '3,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "thrash-grid.sh: unknown argument $1" >&2; exit 2 ;;
 	esac
 	shift
@@ -72,8 +75,11 @@ make_file() { # PATH MIB: written outside any limit, synced, dropped from the pa
 
 # shellcheck source=bench/lxcfs.sh
 . bench/lxcfs.sh
-dpid="" # the daemon of the running cell: stopped with the grid
-trap '[ -n "$dpid" ] && kill -TERM "$dpid" 2>/dev/null; cg_cleanup_all; stop_lxcfs; rm -rf "$out/files"' EXIT
+# shellcheck source=bench/contenders.sh
+. bench/contenders.sh
+DAEMON_LIMIT=256M # each daemon's own memory group, as in bench/run.sh
+DPID="" # the daemon of the running cell: stopped with the grid
+trap '[ -n "$DPID" ] && kill -TERM "$DPID" 2>/dev/null; cg_cleanup_all; stop_lxcfs; rm -rf "$out/files"' EXIT
 
 # sizes RATE OVER ANON: LIMIT FILE ANON in MiB for a thrash cell. The file exceeds the room left
 # beside anon (limit - anon - overhead) by OVER %; anon:file is ANON:(100 - ANON); the file is
@@ -92,8 +98,7 @@ sizes() {
 # run_cell KIND RATE OVER ANON MODE CONTENDER: one line into results.tsv.
 run_cell() {
 	local kind=$1 rate=$2 over=$3 anon=$4 mode=$5 who=$6 lim file anonm secs dir cg memcg
-	local opts=() spid into c m=""
-	dpid=""
+	local opts=() into c m="" dcg fail
 	dir=$out/$kind-r$rate-o$over-a$anon-$mode/$who
 	rm -rf "$dir" # a cell run again (--resume) starts from nothing
 	mkdir -p "$dir"
@@ -145,34 +150,51 @@ run_cell() {
 		opts+=(--blkio)
 	fi
 	cg_new cg "${lim}M" "${opts[@]}" || return 1
+	cg_new dcg "$DAEMON_LIMIT" || { cg_destroy "$cg"; return 1; }
 	memcg=$(cg_path "$cg" memory)
+	NS_PID="" NS_WRAP="" DPID="" fail=""
 	case $who in
 	oomguard)
 		# debug: every round's judgement, each line stamped (ms, CLOCK_REALTIME) on arrival
-		"$oomguard" run --log-level debug --cgroup "$memcg" > >(
-			while IFS= read -r l; do echo "${EPOCHREALTIME/./} $l"; done >"$dir/daemon.log"
-		) 2>&1 &
-		dpid=$!
-		sleep 1
+		(
+			echo "$BASHPID" >"$(cg_path "$dcg" memory)/cgroup.procs" || exit 126
+			exec "$oomguard" run --log-level debug --cgroup "$memcg"
+		) > >(while IFS= read -r l; do echo "${EPOCHREALTIME/./} $l"; done >"$dir/daemon.log") 2>&1 &
+		DPID=$!
+		wait_for "$dir/daemon.log" "$(ready_re oomguard)" "$DPID" 10000 || fail=daemon_not_ready
+		;;
+	earlyoom | nohang) # as bench/run.sh runs them: bench/contenders.sh
+		if ! ns_start "$memcg" "$dir"; then
+			fail=namespace
+		elif ! view_ok "$dir" $((lim * 1024)); then
+			fail=view
+		elif ! daemon_start "$who" "$memcg" "$(cg_path "$dcg" memory)" "$dir"; then
+			fail=daemon_not_ready
+		fi
+		echo "view $(tr '\n' ' ' <"$dir/view" 2>/dev/null)(limit $((lim * 1024)) kB)" >"$dir/driver.log"
 		;;
 	esac
-	if [ "$who" = earlyoom ] || [ "$who" = nohang ]; then
-		CG_ENTER_CTRLS="memory unified blkio" cg_spawn "$cg" spid \
-			unshare --pid --fork --mount --mount-proc "$top/bench/thrash-cell.sh" "$dir" "$who" \
-			"$secs" >"$dir/driver.log" 2>&1
-	else
-		into=""
-		for c in unified blkio memory; do
-			[ -d "$(cg_path "$cg" "$c")" ] && into+="$(cg_path "$cg" "$c")/cgroup.procs "
-		done
-		SPAWN_INTO=$into bench/thrash-cell.sh "$dir" "$who" "$secs" >"$dir/driver.log" 2>&1 &
-		spid=$!
+	into=""
+	for c in unified blkio memory; do # memory last: see cg_enter
+		[ -d "$(cg_path "$cg" "$c")" ] && into+="$(cg_path "$cg" "$c")/cgroup.procs "
+	done
+	if [ -z "$fail" ]; then
+		SPAWN_INTO=$into SPAWN_NS=$NS_PID bench/thrash-cell.sh "$dir" "$secs" >>"$dir/driver.log" 2>&1
+		# liveness: the daemon must have lived through the cell
+		[ -n "$DPID" ] && ! kill -0 "$DPID" 2>/dev/null && fail=daemon_died
 	fi
-	wait "$spid"
-	[ -n "$dpid" ] && { kill -TERM "$dpid" 2>/dev/null; wait "$dpid" 2>/dev/null; }
+	[ -n "$DPID" ] && kill -TERM "$DPID" 2>/dev/null
 	cg_field "$cg" memory.oom_control oom_kill >"$dir/kernel_kills"
 	cg_destroy "$cg"
+	cg_destroy "$dcg"
+	[ -n "$DPID" ] && wait "$DPID" 2>/dev/null
+	[ -n "$NS_WRAP" ] && wait "$NS_WRAP" 2>/dev/null
+	DPID=""
 	rm -f "$out/files/f" "$out/files/w"
+	if [ -n "$fail" ]; then
+		echo "$fail" >"$dir/failed"
+		echo "thrash-grid: $kind $rate $over $anon $mode $who: failed: $fail" >&2
+	fi
 	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$kind" "$rate" "$over" "$anon" "$mode" \
 		"$who" "$lim" "$file" "$anonm" "$(judge "$kind" "$dir" "$rate" | tr " " "\t")" >>"$results"
 	tail -n1 "$results" | tr '\t' ' '
@@ -189,8 +211,10 @@ run_cell() {
 #           thrash; a cell to resize; unthrottled, the host's cache makes both passes fast and
 #           this is not told), none (the first pass never ended)
 #   others: ok (no kill), false (a task was killed)
+#   any: failed (the contender did not come up, saw another machine or died: $dir/failed)
 judge() {
 	local kind=$1 dir=$2 rate=$3 start onset="-" kill="" died="" rel
+	[ -f "$dir/failed" ] && { echo "- - failed -"; return; } # the daemon's setup: not judged
 	start=$(awk '$2 == "start" { print $1; exit }' "$dir/events.log" 2>/dev/null)
 	[ -n "$start" ] || { echo "- - error -"; return; }
 	# a workload task that died of a signal (128 + n) other than at the end
@@ -313,7 +337,7 @@ while read -r kind rate over anon mode whom; do
 			fails=$((fails + 1))
 		}
 	done
-done < <(cells)
+done < <(cells | awk -v re="$only" 're == "" || $1 " " $2 " " $3 " " $4 " " $5 ~ re')
 echo "thrash-grid: results in $results"
 if [ "$profile" = check ]; then
 	awk -F'\t' 'NR > 1 && $12 != "caught" && $12 != "ok" { bad++ } END { exit bad > 0 }' \

@@ -86,6 +86,7 @@ enum scope_reads { READS_MACHINE, READS_V1_BLKIO, READS_V2_IO_STAT };
 /* The cumulative counters of one snapshot, kept for the window. */
 struct scope_counters {
 	uint64_t time_usec, stall_events, stall_usec, reclaimed, refaulted, read_pages;
+	uint64_t write_pending, file_pages; /* gauges: dirty + writeback, file LRU pages */
 };
 
 /*

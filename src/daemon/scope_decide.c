@@ -99,6 +99,10 @@ void scope_push_history(struct scope *s)
 	h->reclaimed = s->cur.reclaimed;
 	h->refaulted = s->cur.refaulted;
 	h->read_pages = s->cur.read_pages;
+	h->write_pending = 0;
+	for (size_t i = 0; i < s->cur.nr_zones; i++)
+		h->write_pending += s->cur.zones[i].write_pending;
+	h->file_pages = bytes_to_pages(s->cur.file_bytes, s->page_shift);
 	s->hist_next = (s->hist_next + 1) % SCOPE_HISTORY_ROUNDS;
 	if (s->hist_len < SCOPE_HISTORY_ROUNDS)
 		s->hist_len++;
@@ -129,6 +133,28 @@ static uint64_t delta(uint64_t cur, uint64_t prev)
  */
 #define SCOPE_SPAN_MIN_ROUNDS 2
 
+/* The round of the last PROGRESS_SPAN_MAX_USEC whose dirty + writeback pages were the largest
+ * share of its file pages (progress.h: refaults beside writes). Compared as products. */
+static void writeback_peak(const struct scope *s, struct round_sample *smp)
+{
+	const struct scope_counters *now = hist_back(s, 0);
+
+	smp->span_write_pending_pages = smp->span_file_pages = 0;
+	for (unsigned int back = 0; back < s->hist_len; back++) {
+		const struct scope_counters *h = hist_back(s, back);
+
+		if (delta(now->time_usec, h->time_usec) > PROGRESS_SPAN_MAX_USEC)
+			break;
+		if (!h->file_pages || !h->write_pending)
+			continue;
+		if (!smp->span_file_pages || h->write_pending * smp->span_file_pages >
+						 smp->span_write_pending_pages * h->file_pages) {
+			smp->span_write_pending_pages = h->write_pending;
+			smp->span_file_pages = h->file_pages;
+		}
+	}
+}
+
 static void span_sample(const struct scope *s, struct round_sample *smp)
 {
 	const struct scope_counters *now = hist_back(s, 0), *old = now;
@@ -149,6 +175,7 @@ static void span_sample(const struct scope *s, struct round_sample *smp)
 	smp->span_usec = delta(now->time_usec, old->time_usec);
 	smp->span_read_pages = delta(now->read_pages, old->read_pages);
 	smp->span_refaulted_pages = delta(now->refaulted, old->refaulted);
+	writeback_peak(s, smp);
 }
 
 void scope_build_request(const struct scope *s, struct alloc_request *ret_req)

@@ -17,6 +17,9 @@ enum thrash_state progress_thrash(const struct round_sample *s, const struct pro
 	if (read < PROGRESS_SPAN_PAGES || s->span_refaulted_pages * PROGRESS_CLEAN_SHARE_DIV < read ||
 	    rate * 2 < floor)
 		return THRASH_NONE;
+	if (s->span_file_pages &&
+	    s->span_write_pending_pages * PROGRESS_WRITEBACK_SHARE_DIV >= s->span_file_pages)
+		return THRASH_WRITEBACK;
 	if (s->span_refaulted_pages * PROGRESS_THRASH_SHARE_DIV >= read && rate >= floor)
 		return THRASH_YES;
 	return THRASH_MIXED;
@@ -53,9 +56,10 @@ void progress_round(const struct round_sample *s, const struct progress_params *
 		goto out;
 	}
 	/* 4. */
-	if (r.thrash == THRASH_MIXED) {
+	if (r.thrash == THRASH_MIXED || r.thrash == THRASH_WRITEBACK) {
 		r.hold = true;
-		r.reason = "reads partly refaults: count held";
+		r.reason = r.thrash == THRASH_MIXED ? "reads partly refaults: count held"
+						    : "refaults beside a writer's dirty pages: count held";
 		goto out;
 	}
 	/* 5. */

@@ -19,11 +19,24 @@
  *   in between                                     mixed (the count is held).
  * Thrashing also needs @refault_min_pages refaults per second over the span (at least 1 s), so
  * that a trickle of rereads on a fast disk is not a verdict.
+ *
+ * Refaults beside writes are not thrashing either: when, in some round of the last
+ * PROGRESS_SPAN_MAX_USEC, dirty + writeback pages made up at least 1/PROGRESS_WRITEBACK_SHARE_DIV
+ * of the scope's file pages, a writer is pushing its pages through the cache and reclaim, which
+ * cannot take dirty pages, takes the clean ones: a working set that fits is read back because
+ * of the writer, not because it does not fit (measured: a rereader of 25 MiB beside 218 MiB of
+ * anon in a 256 MiB group is reread at the disk's rate while a writer streams 2 GB/s through
+ * the group; dirty + writeback peak at 20-28 MiB of a 34 MiB cache every second, and are 0 in
+ * every thrash cell of the grid). The kernel makes the same call: patch 2/3 of the series the
+ * retry rule comes from waits for writeback rather than giving up when dirty + writeback
+ * exceed half of what is reclaimable. Such a span holds the count; a kill there would take the
+ * reader, and the writer would go on.
  */
 #define PROGRESS_SPAN_PAGES        512
 #define PROGRESS_SPAN_MAX_USEC     3000000ull
 #define PROGRESS_THRASH_SHARE_DIV  2
 #define PROGRESS_CLEAN_SHARE_DIV   8
+#define PROGRESS_WRITEBACK_SHARE_DIV 4
 
 /*
  * struct round_sample - the deltas of one poll interval of one scope.
@@ -40,6 +53,9 @@
  *                      scope whose tasks' reads are not counted apart reads the machine's, which
  *                      can only lower the share
  * @parked:             v1 under_oom: tasks sleep on the OOM wait queue
+ * @span_write_pending_pages, @span_file_pages:  the round of the last PROGRESS_SPAN_MAX_USEC
+ *                      with the largest share of dirty + writeback pages among the file pages:
+ *                      those two gauges then (0, 0: none seen)
  */
 struct round_sample {
 	uint64_t interval_usec;
@@ -53,6 +69,8 @@ struct round_sample {
 	uint64_t span_refaulted_pages;
 	uint64_t span_read_pages;
 	bool parked;
+	uint64_t span_write_pending_pages;
+	uint64_t span_file_pages;
 };
 
 /*
@@ -69,8 +87,9 @@ struct progress_params {
 #define PROGRESS_STALL_BOUND_PERMILLE 600
 #define PROGRESS_REFAULT_MIN_PAGES    256
 
-/* What the read share of the span says (above). */
-enum thrash_state { THRASH_NONE, THRASH_MIXED, THRASH_YES };
+/* What the read share of the span says (above); WRITEBACK: a share that says thrashing or
+ * mixed, beside a writer's dirty pages. */
+enum thrash_state { THRASH_NONE, THRASH_MIXED, THRASH_YES, THRASH_WRITEBACK };
 
 /*
  * struct round_result - the judgement and the inputs behind it, for the log.
@@ -107,8 +126,9 @@ enum thrash_state progress_thrash(const struct round_sample *s, const struct pro
  *      what reclaim took (a loop over a file larger than the room left for it refaults every
  *      page it reads; the kernel's own thrash accounting, PSI and delay accounting, sees only
  *      refaults of pages that were active, which such a loop never makes).
- *   4. Mixed: hold (blk-throttled rereads interleave with cold reads now and then: such a span
- *      must not restart the count).
+ *   4. Mixed, or refaults beside a writer's dirty pages: hold (blk-throttled rereads interleave
+ *      with cold reads now and then: such a span must not restart the count; a writer's churn
+ *      must not advance it).
  *   5. PSI some over @stall_bound_permille of the interval: no progress, whatever was freed.
  *   6. With a reclaim counter (machine, v2): reclaimed minus refaulted, progress when positive.
  *      Without (v1): progress (what reclaim took stays taken). Failed charges (failcnt) are not

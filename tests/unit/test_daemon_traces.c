@@ -48,8 +48,9 @@ static int replay(const char *path, struct replay *ret)
 	ret->onset_ms = ret->oom_ms = -1;
 	ret->samples = 0;
 	while (fgets(line, sizeof(line), f)) {
-		unsigned long long t, fc, rf, rd, us, fb, uo;
+		unsigned long long t, fc, rf, rd, us, fb, uo, db = 0;
 		char *p;
+		int n;
 
 		if (line[0] == '#') {
 			if ((p = strstr(line, "limit_bytes=")))
@@ -58,8 +59,10 @@ static int replay(const char *path, struct replay *ret)
 				ret->onset_ms = strtol(p + 9, NULL, 10);
 			continue;
 		}
-		if (sscanf(line, "%llu %llu %llu %llu %llu %llu %llu", &t, &fc, &rf, &rd, &us, &fb,
-			   &uo) != 7) {
+		/* 8 columns since dirty + writeback is recorded; 7 before */
+		n = sscanf(line, "%llu %llu %llu %llu %llu %llu %llu %llu", &t, &fc, &rf, &rd, &us,
+			   &fb, &uo, &db);
+		if (n != 7 && n != 8) {
 			fclose(f);
 			return -1;
 		}
@@ -73,7 +76,7 @@ static int replay(const char *path, struct replay *ret)
 		s.cur.usage_bytes = us;
 		s.cur.file_bytes = fb;
 		s.cur.parked = uo != 0;
-		scope_cgroup_zone(&s.cur, s.reserve_permille, 0, s.page_shift);
+		scope_cgroup_zone(&s.cur, s.reserve_permille, db, s.page_shift);
 		scope_push_history(&s);
 		scope_decide(&s, &c);
 		ret->samples++;
