@@ -210,7 +210,8 @@ run_cell() {
 #           disk, its second pass took under a quarter of the first: the file stayed cached, no
 #           thrash; a cell to resize; unthrottled, the host's cache makes both passes fast and
 #           this is not told), none (the first pass never ended)
-#   others: ok (no kill), false (a task was killed)
+#   others: ok (no kill), false (a task was killed), kernel (every task that died was killed by
+#           the kernel's OOM killer while the contender watched: not the contender's kill)
 #   any: failed (the contender did not come up, saw another machine or died: $dir/failed)
 judge() {
 	local kind=$1 dir=$2 rate=$3 start onset="-" kill="" died="" rel
@@ -243,7 +244,14 @@ judge() {
 			echo "$((onset - start)) $((kill - start)) late $rel"
 		fi
 	else
-		[ -n "$kill" ] && echo "- $((kill - start)) false $rel" || echo "- - ok -"
+		if [ -z "$kill" ]; then
+			echo "- - ok -"
+		elif [ "$(basename "$dir")" != kernel ] && [ "$(cat "$dir/kernel_kills" 2>/dev/null || echo 0)" -ge \
+			"$(awk '$2 == "exit" && $4 > 128 { n++ } END { print n + 0 }' "$dir/events.log")" ]; then
+			echo "- $((kill - start)) kernel $rel" # every death was the kernel's OOM killer's
+		else
+			echo "- $((kill - start)) false $rel"
+		fi
 	fi
 }
 

@@ -117,7 +117,8 @@ done
 	awk -F'\t' -v list="$(echo $contenders)" 'NR > 1 && $1 != "thrash" {
 		cell = $1 " " ($2 == 0 ? "unthrottled" : $2 "MiB/s") ($4 ? " anon" $4 "%" : "") " " $5
 		if (!(cell in seen)) { seen[cell] = 1; order[++n] = cell }
-		r[cell, $6] = $12 == "ok" ? "0" : $12 == "false" ? "**1** (" $11 " ms)" : $12
+		r[cell, $6] = $12 == "ok" ? "0" : $12 == "false" ? "**1** (" $11 " ms)" : \
+			$12 == "kernel" ? "0 (the kernel's OOM killer killed at " $11 " ms)" : $12
 	}
 	END {
 		nw = split(list, w, " ")

@@ -130,16 +130,56 @@ test_stream_v2() {
 	verdict $name "$why"
 }
 
+# A working set that fits with 5 % to spare while a writer streams through the group is not
+# thrashing: a thrasher of 218 MiB anon rereading a 25 MiB file in a 256 MiB v2 group (reads at
+# 16 MB/s), and from its second pass on a writer looping over a 512 MiB file. The reader's file
+# is read back at the disk's rate (the writer's dirty pages are what reclaim cannot take): by its
+# reads it thrashes, but the writer is the cause. oomguard kills nothing in 30 s.
+test_churn_v2() {
+	name=daemon-churn-v2
+	why=""
+	io_group oomguard-test-churn 256M 16777216 || return
+	thrash_file 25
+	: >"$OG_LOG"
+	og_start --cgroup "$cg" --log-level debug ||
+		{ fail $name "oomguard run exited at once"; cg_del "$cg"; return; }
+	spawn "$cg" thrasher -k -a 218M -i 1000 "$VM_DISK/thrash" >/tmp/thrasher.out 2>&1
+	thr=$!
+	t0=$(now_cs)
+	while ! grep -q '^pass 2 ' /tmp/thrasher.out && [ -d "/proc/$thr" ] &&
+		[ $(($(now_cs) - t0)) -lt 6000 ]; do
+		sleep 0.1
+	done
+	grep -q '^pass 2 ' /tmp/thrasher.out || why="$why the thrasher did not reach its second pass;"
+	spawn "$cg" writer "$VM_DISK/churn" 512M >/tmp/writer.out 2>&1
+	wr=$!
+	t1=$(now_cs)
+	while [ $(($(now_cs) - t1)) -lt 3000 ] && [ -d "/proc/$thr" ]; do sleep 0.2; done
+	p1=$(grep -c '^pass ' /tmp/thrasher.out)
+	grep -q " kill scope=" "$OG_LOG" && why="$why oomguard killed: $(grep ' kill scope=' "$OG_LOG" | head -n 1 | cut -c1-200);"
+	kill "$wr" "$thr" 2>/dev/null
+	wait "$wr" "$thr" 2>/dev/null
+	[ -d "/proc/$og_pid" ] || why="$why oomguard died: $(tail -n 3 "$OG_LOG");"
+	og_stop
+	rm -f "$VM_DISK/churn"
+	info "$name: the reader's passes: $p1 in all; rounds held for the writer:" \
+		"$(grep -c "refaults beside a writer" "$OG_LOG"), judged thrashing:" \
+		"$(grep -c 'round="thrashing' "$OG_LOG"); memory.events: $(tr '\n' ' ' <"$cg/memory.events")"
+	cg_del "$cg"
+	verdict $name "$why"
+}
+
 if ! og_built; then
-	for t in daemon-thrash-v2 daemon-stream-v2 daemon-thrash-machine; do
+	for t in daemon-thrash-v2 daemon-stream-v2 daemon-thrash-machine daemon-churn-v2; do
 		skip $t "daemon not built"
 	done
 elif [ -z "${VM_DISK:-}" ]; then
-	for t in daemon-thrash-v2 daemon-stream-v2 daemon-thrash-machine; do
+	for t in daemon-thrash-v2 daemon-stream-v2 daemon-thrash-machine daemon-churn-v2; do
 		skip $t "no scratch disk"
 	done
 else
 	test_thrash_v2
 	test_stream_v2
 	test_thrash_machine
+	test_churn_v2
 fi
