@@ -118,7 +118,7 @@ done
 		cell = $1 " " ($2 == 0 ? "unthrottled" : $2 "MiB/s") ($4 ? " anon" $4 "%" : "") " " $5
 		if (!(cell in seen)) { seen[cell] = 1; order[++n] = cell }
 		r[cell, $6] = $12 == "ok" ? "0" : $12 == "false" ? "**1** (" $11 " ms)" : \
-			$12 == "kernel" ? "0 (the kernel's OOM killer killed at " $11 " ms)" : $12
+			$12 == "kernel" ? "0 (by the kernel OOM killer at " $11 " ms)" : $12
 	}
 	END {
 		nw = split(list, w, " ")
@@ -134,6 +134,10 @@ done
 	echo "group; **fits**, a rereading working set with its file at 80 % of the room left; **churn**,"
 	echo "anon + file at 95 % of the group, a writer looping over 512 MiB files from the thrasher's"
 	echo "third pass on; **build**, 200 short-lived processes of 24-56 MiB, four at a time."
+	echo "A v1 group at 95 % with a writer's dirty pages is at the edge of the kernel's own memcg"
+	echo "OOM (reclaim there cannot write dirty pages back): where the kernel's killer took a task"
+	echo "while a daemon watched (the group's oom_kill count covers every death), the cell says so;"
+	echo "that is not the daemon's kill."
 	echo
 	echo "## Every cell"
 	echo
