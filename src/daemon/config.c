@@ -489,6 +489,9 @@ int config_finish(struct config *c, char *err, size_t errsize)
 
 void config_release(struct config *c)
 {
+	free(c->sections);
+	c->sections = NULL;
+	c->nr_sections = 0;
 	for (size_t i = 0; i < c->nr_rules; i++) {
 		if (c->rules[i].has_re)
 			regfree(&c->rules[i].re);

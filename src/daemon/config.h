@@ -147,7 +147,9 @@ struct config {
 	bool oom_kill_disable;
 	bool realtime; /* the loop and the reaper run SCHED_FIFO (read at start only) */
 	struct scope_settings per_scope; /* the global values of the per-scope keys */
-	struct scope_section sections[CONFIG_MAX_SECTIONS];
+	/* The file's [scope NAME] sections: allocated as the parser meets them (a daemon without
+	 * any keeps no room for them locked), freed by config_release(). */
+	struct scope_section *sections;
 	size_t nr_sections;
 	unsigned int stall_bound_permille;
 	uint64_t refault_min_pages;
@@ -238,6 +240,8 @@ const struct scope_section *config_scope_settings(const struct config *c, const 
 /* config_finish() - compile the regexes and check the whole. Return: 0 or -EINVAL + @err. */
 int config_finish(struct config *c, char *err, size_t errsize);
 
+/* config_release() - free what the parse allocated: the compiled regexes, the sections. A
+ * struct config copied by value hands them over: release one copy only. */
 void config_release(struct config *c);
 
 #endif

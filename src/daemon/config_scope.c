@@ -3,6 +3,7 @@
  * global keys, then its section's). */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "daemon/config.h"
@@ -124,6 +125,12 @@ int config_section_set(struct config *c, const char *section, bool opened, const
 				 CONFIG_MAX_SECTIONS);
 			return -EINVAL;
 		}
+		sec = realloc(c->sections, (c->nr_sections + 1) * sizeof(*sec));
+		if (!sec) {
+			snprintf(err, errsize, "[scope %s]: out of memory", name);
+			return -ENOMEM;
+		}
+		c->sections = sec;
 		sec = &c->sections[c->nr_sections];
 		memset(sec, 0, sizeof(*sec));
 		snprintf(sec->name, sizeof(sec->name), "%s", name);

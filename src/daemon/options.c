@@ -266,7 +266,8 @@ static int scan(const struct option *table, int argc, char **argv, const char **
 	return 0;
 }
 
-int options_parse(struct config *c, int argc, char **argv, char *err, size_t errsize)
+/* options_parse(), but for what a failure leaves allocated. */
+static int parse(struct config *c, int argc, char **argv, char *err, size_t errsize)
 {
 	struct option table[NR_OPTIONS + 1];
 	const char *file = NULL;
@@ -346,4 +347,13 @@ int options_parse(struct config *c, int argc, char **argv, char *err, size_t err
 		config_clear_scoped(c, o->key); /* and over the file's [scope] sections */
 	}
 	return config_finish(c, err, errsize);
+}
+
+int options_parse(struct config *c, int argc, char **argv, char *err, size_t errsize)
+{
+	int r = parse(c, argc, argv, err, errsize);
+
+	if (r < 0)
+		config_release(c); /* what the file's parse allocated */
+	return r;
 }

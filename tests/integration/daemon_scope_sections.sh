@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # Per-scope settings ([scope NAME] sections) on two 128 MiB v1 groups (oom_kill_disable), each
 # with an eater and a sleeper. The global keys say kill_unit = cgroup and no grace;
-# section "graceful" gives its group a 5 s SIGTERM grace and kill_unit = process, section
+# section "graceful" gives its group a SIGTERM grace (4 s, 5 s after a reload) and kill_unit = process, section
 # "sudden" only names its group. The eaters (tail /dev/zero) handle no signal: the graceful one
 # dies of the SIGTERM (parked under_oom, a handler could not run: only a fatal signal wakes it),
 # its sleeper lives; the sudden one dies of SIGKILL at once, and its sleeper with it.
@@ -29,15 +29,20 @@ cat >"$tmp/conf" <<CONF
 kill_unit = cgroup
 [scope graceful]
 cgroup = $a
-term_grace_msec = 5000
+term_grace_msec = 4000
 kill_unit = process
 [scope sudden]
 cgroup = $b
 CONF
 
 og_start "$tmp/log" --config "$tmp/conf" --interval 50 || exit 1
-grep -q "scope $a: \[scope graceful\]: reserve_permille=10 term_grace_msec=5000 kill_unit=process" \
+grep -q "scope $a: \[scope graceful\]: reserve_permille=10 term_grace_msec=4000 kill_unit=process" \
 	"$tmp/log" || fail "no settings line for $a"
+# A reload resolves the sections again: the kill below says the new grace.
+sed -i 's/^term_grace_msec = 4000$/term_grace_msec = 5000/' "$tmp/conf"
+kill -HUP "$OG_PID"
+wait_grep 5 "scope $a: \[scope graceful\]: reserve_permille=10 term_grace_msec=5000 " "$tmp/log" \
+	"$OG_PID" || fail "the reload did not take the new grace"
 grep -q "scope $b: \[scope sudden\]: reserve_permille=10 term_grace_msec=0 kill_unit=cgroup" \
 	"$tmp/log" || fail "no settings line for $b"
 
