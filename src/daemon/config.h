@@ -221,8 +221,9 @@ const char *config_kill_unit_name(enum kill_unit_setting u);
 
 /*
  * config_section_set() - key @key = @value of the file's section [@section] ("scope NAME"):
- * its first key names its scope (cgroup = PATH, which also watches it, or machine = yes), the
- * others are per-scope keys. Return: 0, or -EINVAL with a reason in @err.
+ * its first key (@opened: the line before was in another section, or none) names its scope
+ * (cgroup = PATH, which also watches it, or machine = yes), the others are per-scope keys.
+ * Return: 0, or -EINVAL (-ENOMEM) with a reason in @err.
  */
 int config_section_set(struct config *c, const char *section, bool opened, const char *key,
 		       const char *value, char *err, size_t errsize);
