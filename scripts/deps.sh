@@ -7,8 +7,11 @@ case "${1:-build}" in
 # groff-base: tests/cli/man.sh formats the manual pages.
 # dbus-daemon, dbus-bin, python3-prometheus-client: tests/integration/daemon_hooks.sh (a private
 # bus and dbus-monitor for the kill signal; the metrics file read by a real parser).
+# libnotify-bin, python3-dbus, python3-gi: tests/integration/daemon_desktop_notify.sh
+# (notify-send, and a fake notification service on a private session bus).
 build) pkgs="gcc make pkg-config libc6-dev musl-tools libcmocka-dev libinih-dev groff-base"
-	pkgs="$pkgs dbus-daemon dbus-bin python3-prometheus-client" ;;
+	pkgs="$pkgs dbus-daemon dbus-bin python3-prometheus-client libnotify-bin python3-dbus"
+	pkgs="$pkgs python3-gi" ;;
 bench) pkgs="gnuplot-nox earlyoom nohang lxcfs util-linux procps" ;;
 vm) pkgs="qemu-system-x86 linux-image-cloud-amd64 busybox-static cpio gzip e2fsprogs kmod coreutils gcc libc6-dev libinih-dev" ;;
 # make bench-machine (bench/machine/): a Debian guest built with mmdebstrap, booted with the

@@ -21,7 +21,8 @@ void config_defaults(struct config *c)
 	c->machine = -1;
 	c->reap = true;
 	c->realtime = true;
-	c->reserve_permille = CONFIG_DEFAULT_RESERVE_PERMILLE;
+	c->per_scope.reserve_permille = CONFIG_DEFAULT_RESERVE_PERMILLE;
+	c->per_scope.kill_unit = KILL_UNIT_OOM_GROUP;
 	c->stall_bound_permille = PROGRESS_STALL_BOUND_PERMILLE;
 	c->refault_min_pages = PROGRESS_REFAULT_MIN_PAGES;
 	c->log_level = LOG_PRIO_INFO;
@@ -93,19 +94,24 @@ void config_valid(const char *key, char *buf, size_t size)
 		const char *key;
 		const char *text;
 	} valid[] = {
-	    {"interval_msec", "a number in " STR(CONFIG_INTERVAL_MSEC_MIN) ".." STR(
-				  CONFIG_INTERVAL_MSEC_MAX)},
+	    {"interval_msec",
+	     "a number in " STR(CONFIG_INTERVAL_MSEC_MIN) ".." STR(CONFIG_INTERVAL_MSEC_MAX)},
 	    {"cgroup", "an absolute path, at most " STR(CONFIG_PATH_MAX_LEN) " bytes"},
 	    {"reserve_permille", "a number in 1.." STR(CONFIG_RESERVE_PERMILLE_MAX)},
 	    {"stall_bound_permille", "a number in 1.." STR(CONFIG_STALL_BOUND_PERMILLE_MAX)},
 	    {"protect", "a process name, at most " STR(CONFIG_COMM_MAX_LEN) " characters"},
 	    {"prefer_regex", "a POSIX extended regex, at most " STR(CONFIG_REGEX_MAX_LEN) " bytes"},
 	    {"avoid_regex", "a POSIX extended regex, at most " STR(CONFIG_REGEX_MAX_LEN) " bytes"},
-	    {"prefer_cgroup", "an absolute cgroup path, at most " STR(CONFIG_REGEX_MAX_LEN) " bytes"},
-	    {"avoid_cgroup", "an absolute cgroup path, at most " STR(CONFIG_REGEX_MAX_LEN) " bytes"},
-	    {"protect_cgroup", "an absolute cgroup path, at most " STR(CONFIG_REGEX_MAX_LEN) " bytes"},
-	    {"prefer_cmdline", "a POSIX extended regex, at most " STR(CONFIG_REGEX_MAX_LEN) " bytes"},
-	    {"avoid_cmdline", "a POSIX extended regex, at most " STR(CONFIG_REGEX_MAX_LEN) " bytes"},
+	    {"prefer_cgroup",
+	     "an absolute cgroup path, at most " STR(CONFIG_REGEX_MAX_LEN) " bytes"},
+	    {"avoid_cgroup",
+	     "an absolute cgroup path, at most " STR(CONFIG_REGEX_MAX_LEN) " bytes"},
+	    {"protect_cgroup",
+	     "an absolute cgroup path, at most " STR(CONFIG_REGEX_MAX_LEN) " bytes"},
+	    {"prefer_cmdline",
+	     "a POSIX extended regex, at most " STR(CONFIG_REGEX_MAX_LEN) " bytes"},
+	    {"avoid_cmdline",
+	     "a POSIX extended regex, at most " STR(CONFIG_REGEX_MAX_LEN) " bytes"},
 	    {"prefer_uid", "a uid or MIN-MAX, below 4294967295"},
 	    {"avoid_uid", "a uid or MIN-MAX, below 4294967295"},
 	    {"protect_uid", "a uid or MIN-MAX, below 4294967295"},
@@ -114,16 +120,19 @@ void config_valid(const char *key, char *buf, size_t size)
 	    {"protect_exe", "an absolute path, at most " STR(CONFIG_REGEX_MAX_LEN) " bytes"},
 	    {"log_level", "error, warning, notice, info, debug"},
 	    {"root", "a directory, at most " STR(CONFIG_PATH_MAX_LEN) " bytes"},
-	    {"pre_kill_hook", "an absolute path and its arguments, at most " STR(
-				  CONFIG_PATH_MAX_LEN) " bytes"},
-	    {"post_kill_hook", "an absolute path and its arguments, at most " STR(
-				   CONFIG_PATH_MAX_LEN) " bytes"},
+	    {"pre_kill_hook",
+	     "an absolute path and its arguments, at most " STR(CONFIG_PATH_MAX_LEN) " bytes"},
+	    {"post_kill_hook",
+	     "an absolute path and its arguments, at most " STR(CONFIG_PATH_MAX_LEN) " bytes"},
 	    {"pre_kill_wait_msec", "a number in 0.." STR(CONFIG_PRE_KILL_WAIT_MSEC_MAX)},
 	    {"hook_timeout_msec", "a number in " STR(CONFIG_HOOK_TIMEOUT_MSEC_MIN) ".." STR(
 				      CONFIG_HOOK_TIMEOUT_MSEC_MAX)},
-	    {"dbus_address", "a D-Bus address (unix:path=...), at most " STR(
-				 CONFIG_PATH_MAX_LEN) " bytes"},
-	    {"metrics_textfile_dir", "an absolute path, at most " STR(CONFIG_PATH_MAX_LEN) " bytes"},
+	    {"dbus_address",
+	     "a D-Bus address (unix:path=...), at most " STR(CONFIG_PATH_MAX_LEN) " bytes"},
+	    {"metrics_textfile_dir",
+	     "an absolute path, at most " STR(CONFIG_PATH_MAX_LEN) " bytes"},
+	    {"term_grace_msec", "a number in 0.." STR(CONFIG_TERM_GRACE_MSEC_MAX)},
+	    {"kill_unit", "process, oom_group, cgroup"},
 	};
 
 	if (!strcmp(key, "refault_min_pages")) {
@@ -219,6 +228,13 @@ static int add_rule(struct config *c, int k, const char *value)
 		return -EINVAL;
 	if ((m->attr == MATCH_EXE || m->attr == MATCH_CGROUP) && value[0] != '/')
 		return -EINVAL;
+	/* A regex that does not compile is refused here, where the file's line is known;
+	 * config_finish() compiles the rules that are kept. */
+	if (m->attr == MATCH_NAME || m->attr == MATCH_CMDLINE) {
+		if (regcomp(&m->re, value, REG_EXTENDED | REG_NOSUB))
+			return -EINVAL;
+		regfree(&m->re);
+	}
 	c->nr_rules++;
 	return 0;
 }
@@ -229,26 +245,60 @@ static int set_command(char *dst, const char *v)
 	return v[0] && v[0] != '/' ? -EINVAL : copy_str(dst, CONFIG_PATH_MAX, v);
 }
 
+const char *config_kill_unit_name(enum kill_unit_setting u)
+{
+	return u == KILL_UNIT_PROCESS ? "process" : u == KILL_UNIT_CGROUP ? "cgroup" : "oom_group";
+}
+
+int config_set_scope_key(struct scope_settings *v, const char *key, const char *value)
+{
+	uint64_t u;
+	bool b;
+
+	if (!strcmp(key, "reserve_permille")) {
+		if (parse_uint(value, 1, CONFIG_RESERVE_PERMILLE_MAX, &u))
+			return -EINVAL;
+		v->reserve_permille = (unsigned int)u;
+		return SCOPE_KEY_RESERVE;
+	}
+	if (!strcmp(key, "term_grace_msec")) {
+		if (parse_uint(value, 0, CONFIG_TERM_GRACE_MSEC_MAX, &u))
+			return -EINVAL;
+		v->term_grace_msec = (unsigned int)u;
+		return SCOPE_KEY_TERM_GRACE;
+	}
+	if (!strcmp(key, "kill_cgroup")) { /* yes: kill_unit = cgroup; no: the default */
+		if (parse_bool(value, &b))
+			return -EINVAL;
+		v->kill_unit = b ? KILL_UNIT_CGROUP : KILL_UNIT_OOM_GROUP;
+		return SCOPE_KEY_KILL_UNIT;
+	}
+	if (strcmp(key, "kill_unit"))
+		return -ENOENT;
+	for (enum kill_unit_setting k = KILL_UNIT_PROCESS; k <= KILL_UNIT_CGROUP; k++) {
+		if (!strcmp(value, config_kill_unit_name(k))) {
+			v->kill_unit = k;
+			return SCOPE_KEY_KILL_UNIT;
+		}
+	}
+	return -EINVAL;
+}
+
 /*
  * The keys of what a kill does beyond the signal (its unit, a grace, the oomd xattrs) and of
- * the helper's work (hooks, announcements, metrics). Return: 1 when @key is none of them, else
- * 0 or -EINVAL.
+ * the helper's work (hooks, announcements, metrics), and a scope's reserve. Return: 1 when
+ * @key is none of them, else 0 or -EINVAL.
  */
 static int set_kill_key(struct config *c, const char *key, const char *value)
 {
 	uint64_t u;
 	int r;
 
-	if (!strcmp(key, "kill_cgroup"))
-		return parse_bool(value, &c->kill_cgroup);
+	r = config_set_scope_key(&c->per_scope, key, value);
+	if (r != -ENOENT)
+		return r < 0 ? r : 0;
 	if (!strcmp(key, "oomd_xattrs"))
 		return parse_bool(value, &c->oomd_xattrs);
-	if (!strcmp(key, "term_grace_msec")) {
-		r = parse_uint(value, 0, CONFIG_TERM_GRACE_MSEC_MAX, &u);
-		if (!r)
-			c->term_grace_msec = (unsigned int)u;
-		return r;
-	}
 	if (!strcmp(key, "pre_kill_hook"))
 		return set_command(c->pre_kill_hook, value);
 	if (!strcmp(key, "post_kill_hook"))
@@ -318,10 +368,6 @@ int config_set_named(struct config *c, const char *key, const char *name, const 
 		r = parse_bool(value, &c->oom_kill_disable);
 	} else if (!strcmp(key, "realtime")) {
 		r = parse_bool(value, &c->realtime);
-	} else if (!strcmp(key, "reserve_permille")) {
-		r = parse_uint(value, 1, CONFIG_RESERVE_PERMILLE_MAX, &u);
-		if (!r)
-			c->reserve_permille = (unsigned int)u;
 	} else if (!strcmp(key, "stall_bound_permille")) {
 		r = parse_uint(value, 1, CONFIG_STALL_BOUND_PERMILLE_MAX, &u);
 		if (!r)
@@ -370,18 +416,24 @@ struct ini_ctx {
 	char *err;
 	size_t errsize;
 	int failed;
+	char section[64]; /* the section of the last line: a new one opens when it changes */
 };
 
 static int config_ini_line(void *user, const char *section, const char *name, const char *value)
 {
 	struct ini_ctx *ctx = user;
+	bool opened = strcmp(section, ctx->section) != 0;
 
 	if (ctx->failed)
 		return 0;
+	snprintf(ctx->section, sizeof(ctx->section), "%s", section);
 	if (section[0] && strcmp(section, "oomguard")) {
-		snprintf(ctx->err, ctx->errsize, "unknown section [%s]", section);
-		ctx->failed = 1;
-		return 0;
+		if (config_section_set(ctx->c, section, opened, name, value, ctx->err,
+				       ctx->errsize) < 0) {
+			ctx->failed = 1;
+			return 0;
+		}
+		return 1;
 	}
 	if (config_set(ctx->c, name, value, ctx->err, ctx->errsize) < 0) {
 		ctx->failed = 1;
@@ -392,7 +444,7 @@ static int config_ini_line(void *user, const char *section, const char *name, co
 
 int config_load_file(struct config *c, const char *path, char *err, size_t errsize)
 {
-	struct ini_ctx ctx = {c, err, errsize, 0};
+	struct ini_ctx ctx = {c, err, errsize, 0, ""};
 	char reason[256] = "";
 	FILE *f = fopen(path, "re");
 	int line;
@@ -437,6 +489,9 @@ int config_finish(struct config *c, char *err, size_t errsize)
 
 void config_release(struct config *c)
 {
+	free(c->sections);
+	c->sections = NULL;
+	c->nr_sections = 0;
 	for (size_t i = 0; i < c->nr_rules; i++) {
 		if (c->rules[i].has_re)
 			regfree(&c->rules[i].re);

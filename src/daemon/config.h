@@ -59,6 +59,14 @@ _Static_assert(CONFIG_REGEX_MAX_LEN + 1 == CONFIG_REGEX_MAX, "regex length");
 #define CONFIG_HOOK_TIMEOUT_MSEC_DEFAULT 10000
 #define CONFIG_HOOK_TIMEOUT_MSEC_MIN     100
 #define CONFIG_HOOK_TIMEOUT_MSEC_MAX     600000
+/*
+ * Sections [scope NAME] (config_scope.c): the machine and each cgroup may have one. NAME is a
+ * short label (libinih keeps at most 49 bytes of a section's name: a path would not fit), the
+ * section's first key names its scope.
+ */
+#define CONFIG_MAX_SECTIONS     (CONFIG_MAX_CGROUPS + 1)
+#define CONFIG_SECTION_NAME_MAX 41 /* NAME, at most 40 bytes, and its NUL */
+
 /* Rules that choose victims by what a process is (prefer, avoid, protect), all kinds together. */
 #define CONFIG_MAX_RULES 32
 
@@ -91,6 +99,44 @@ struct match_rule {
 	bool has_re;
 };
 
+/*
+ * What dies with a victim (unit.h): the victim alone; the victim, or the cgroup v2
+ * memory.oom.group it is in, as the kernel kills (the default); the victim's whole cgroup.
+ */
+enum kill_unit_setting { KILL_UNIT_PROCESS, KILL_UNIT_OOM_GROUP, KILL_UNIT_CGROUP };
+
+/* The keys a scope may set for itself ([scope NAME]), one bit each in scope_section @set. */
+enum scope_key { SCOPE_KEY_RESERVE, SCOPE_KEY_TERM_GRACE, SCOPE_KEY_KILL_UNIT, NR_SCOPE_KEYS };
+
+/*
+ * struct scope_settings - what one scope decides and kills with. The global keys give every
+ * scope its values; a scope's section overrides those it sets. Resolved into each scope at
+ * set-up and at each reload (config_scope_settings()): the kill path reads its scope's copy.
+ * @reserve_permille: a cgroup scope's min watermark, per mille of its limit
+ * @term_grace_msec:  SIGTERM first, SIGKILL this long after (0: SIGKILL at once)
+ * @kill_unit:        what dies with the victim
+ */
+struct scope_settings {
+	unsigned int reserve_permille;
+	unsigned int term_grace_msec;
+	enum kill_unit_setting kill_unit;
+};
+
+/*
+ * struct scope_section - one [scope NAME] section.
+ * @machine, @path:  the scope it names: the machine, or the cgroup of that path (the section's
+ *                   cgroup key, which also watches it)
+ * @set:             bit (1 << enum scope_key) per key the section sets; an option of the same
+ *                   key clears it (options win)
+ */
+struct scope_section {
+	char name[CONFIG_SECTION_NAME_MAX];
+	bool machine;
+	char path[CONFIG_PATH_MAX];
+	unsigned int set;
+	struct scope_settings val;
+};
+
 struct config {
 	unsigned int interval_msec;
 	char cgroups[CONFIG_MAX_CGROUPS][CONFIG_PATH_MAX];
@@ -100,15 +146,17 @@ struct config {
 	bool reap;
 	bool oom_kill_disable;
 	bool realtime; /* the loop and the reaper run SCHED_FIFO (read at start only) */
-	unsigned int reserve_permille;
+	struct scope_settings per_scope; /* the global values of the per-scope keys */
+	/* The file's [scope NAME] sections: allocated as the parser meets them (a daemon without
+	 * any keeps no room for them locked), freed by config_release(). */
+	struct scope_section *sections;
+	size_t nr_sections;
 	unsigned int stall_bound_permille;
 	uint64_t refault_min_pages;
 	char protect[CONFIG_MAX_PROTECT][CONFIG_COMM_LEN];
 	size_t nr_protect;
 	struct match_rule rules[CONFIG_MAX_RULES];
 	size_t nr_rules;
-	bool kill_cgroup;	     /* kill the victim's whole cgroup with it (unit.h) */
-	unsigned int term_grace_msec; /* SIGTERM first, SIGKILL this long after (0: SIGKILL) */
 	/* The helper's work (helper.h): a command before and after each kill, a D-Bus signal,
 	 * desktop notifications, the metrics file. */
 	char pre_kill_hook[CONFIG_PATH_MAX], post_kill_hook[CONFIG_PATH_MAX];
@@ -161,9 +209,40 @@ int config_load_file(struct config *c, const char *path, char *err, size_t errsi
 int config_rule_key(const char *key);
 void config_clear_rules(struct config *c, const char *key);
 
+/*
+ * config_set_scope_key() - set per-scope key @key ([scope NAME] keys: reserve_permille,
+ * term_grace_msec, kill_unit, kill_cgroup) in @v. Return: its enum scope_key, -ENOENT when
+ * @key is no per-scope key, -EINVAL for a bad value.
+ */
+int config_set_scope_key(struct scope_settings *v, const char *key, const char *value);
+
+/* config_kill_unit_name() - "process", "oom_group" or "cgroup". */
+const char *config_kill_unit_name(enum kill_unit_setting u);
+
+/*
+ * config_section_set() - key @key = @value of the file's section [@section] ("scope NAME"):
+ * its first key (@opened: the line before was in another section, or none) names its scope
+ * (cgroup = PATH, which also watches it, or machine = yes), the others are per-scope keys.
+ * Return: 0, or -EINVAL (-ENOMEM) with a reason in @err.
+ */
+int config_section_set(struct config *c, const char *section, bool opened, const char *key,
+		       const char *value, char *err, size_t errsize);
+
+/* config_clear_scoped() - an option of per-scope key @key wins over every section's. */
+void config_clear_scoped(struct config *c, const char *key);
+
+/*
+ * config_scope_settings() - the settings of the machine (@path NULL) or of the cgroup @path:
+ * the global values, then its section's. Return: its section, or NULL when it has none.
+ */
+const struct scope_section *config_scope_settings(const struct config *c, const char *path,
+						  struct scope_settings *ret);
+
 /* config_finish() - compile the regexes and check the whole. Return: 0 or -EINVAL + @err. */
 int config_finish(struct config *c, char *err, size_t errsize);
 
+/* config_release() - free what the parse allocated: the compiled regexes, the sections. A
+ * struct config copied by value hands them over: release one copy only. */
 void config_release(struct config *c);
 
 #endif

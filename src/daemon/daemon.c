@@ -26,6 +26,11 @@ void daemon_init(struct daemon *d, int argc, char **argv)
 	helper_init(&d->helper);
 }
 
+const char *daemon_scope_path(const struct scope *s)
+{
+	return s->kind == SCOPE_MACHINE ? NULL : s->name;
+}
+
 int daemon_setup_scopes(struct daemon *d, char *err, size_t errsize)
 {
 	struct config *c = &d->cfg;
@@ -51,7 +56,7 @@ int daemon_setup_scopes(struct daemon *d, char *err, size_t errsize)
 			scope_close(&d->scopes[0]);
 			return r;
 		}
-		d->scopes[0].reserve_permille = c->reserve_permille;
+		config_scope_settings(c, NULL, &d->scopes[0].set);
 		d->nr_scopes = 1;
 	}
 	r = read_mountinfo(root, d->scratch, sizeof(d->scratch), &mounts);
@@ -85,7 +90,7 @@ int daemon_setup_scopes(struct daemon *d, char *err, size_t errsize)
 			d->nr_scopes = 0;
 			return r;
 		}
-		s->reserve_permille = c->reserve_permille;
+		config_scope_settings(c, s->name, &s->set);
 		if (s->kind == SCOPE_CGROUP_V1)
 			snprintf(d->ev.v1_root_stat, sizeof(d->ev.v1_root_stat), "%s/memory.stat",
 				 mounts.v1_memory);
@@ -133,7 +138,7 @@ int daemon_check_scopes(struct daemon *d, const struct config *c, char *err, siz
 static void retry_absent(struct daemon *d, struct scope *s, size_t i)
 {
 	const char *root = d->cfg.root[0] ? d->cfg.root : NULL;
-	unsigned int reserve = s->reserve_permille;
+	struct scope_settings set = s->set;
 	char name[CONFIG_PATH_MAX], err[CONFIG_PATH_MAX + 64];
 
 	/* Not while the reaper may read the scope's kind and directory (its victim's report). */
@@ -143,10 +148,10 @@ static void retry_absent(struct daemon *d, struct scope *s, size_t i)
 	if (scope_init_cgroup(s, root, name, &d->mounts, d->page_shift, d->scratch, err,
 			      sizeof(err)) < 0) {
 		s->absent = true; /* still waiting (or it came back as something else: said once) */
-		s->reserve_permille = reserve;
+		s->set = set;
 		return;
 	}
-	s->reserve_permille = reserve;
+	s->set = set;
 	log_msg(LOG_PRIO_NOTICE, "scope=%s is there: watching it", s->name);
 	events_start_scope(d, s, i);
 }
@@ -190,7 +195,9 @@ void daemon_round(struct daemon *d)
 		scope_decide(s, &d->cfg);
 		if (log_max_prio >= LOG_PRIO_DEBUG && s->round.is_round)
 			log_decision(s, LOG_PRIO_DEBUG, s->oom ? "round, oom" : "round, retry");
-		if (s->kill_pending && now - s->kill_pending_usec > victim_wait_usec(d)) {
+		/* A kill made after @now (term_pending()'s SIGKILL, just above) is not overdue. */
+		if (s->kill_pending && now > s->kill_pending_usec &&
+		    now - s->kill_pending_usec > victim_wait_usec(d)) {
 			log_msg(LOG_PRIO_WARNING,
 				"scope=%s: no report from the reaper %llu ms after the kill: it may "
 				"kill again",

@@ -81,6 +81,10 @@ int daemon_setup_scopes(struct daemon *d, char *err, size_t errsize);
  */
 int daemon_check_scopes(struct daemon *d, const struct config *c, char *err, size_t errsize);
 
+/* daemon_scope_path() - what the config calls scope @s: NULL for the machine, else its path
+ * (config_scope_settings() takes it). */
+const char *daemon_scope_path(const struct scope *s);
+
 /* daemon_round() - one pass: acquire and decide every scope; act on OOM verdicts. */
 void daemon_round(struct daemon *d);
 

@@ -33,7 +33,7 @@ struct kill_ctx {
 	uint64_t usage_before;      /* the scope's usage at the re-check (0: unread) */
 	uint64_t detect_usec;       /* when the verdict was read */
 	const struct kill_unit *unit; /* what dies with it */
-	bool grace;                 /* SIGTERM first when term_grace_msec asks (not at its end) */
+	bool grace;                 /* SIGTERM first when its scope has a grace (not at its end) */
 	int64_t uid;                /* the victim's, -1: not read; for the helper */
 	const char *cgroup;         /* likewise, NULL: not read */
 };
@@ -115,9 +115,9 @@ static void kill_rest(struct daemon *d, struct scope *s, const struct oom_task *
 			unit_mode_name(unit->mode), n);
 }
 
-/* SIGTERM first (term_grace_msec): the victim held in s->term until it exits or its grace
- * ends (term_pending()). Return: true when sent. */
-static bool send_term(struct daemon *d, struct scope *s, const struct kill_ctx *k, int pidfd)
+/* SIGTERM first (its scope's term_grace_msec): the victim held in s->term until it exits or its
+ * grace ends (term_pending()). Return: true when sent. */
+static bool send_term(struct scope *s, const struct kill_ctx *k, int pidfd)
 {
 	struct term_pending *t = &s->term;
 	char comm[ESCAPED_COMM_LEN];
@@ -133,12 +133,12 @@ static bool send_term(struct daemon *d, struct scope *s, const struct kill_ctx *
 	t->usage_before_bytes = k->usage_before;
 	t->detect_usec = k->detect_usec;
 	t->term_usec = now;
-	t->deadline_usec = now + d->cfg.term_grace_msec * 1000ull;
+	t->deadline_usec = now + s->set.term_grace_msec * 1000ull;
 	escape_comm(k->victim->comm, comm, sizeof(comm));
 	log_msg(LOG_PRIO_WARNING, "term scope=%s pid=%d comm=%s rss_kib=%llu grace_msec=%u",
 		s->name, k->victim->pid, comm,
 		(unsigned long long)pages_to_kib(k->victim->rss_pages, s->page_shift),
-		d->cfg.term_grace_msec);
+		s->set.term_grace_msec);
 	return true;
 }
 
@@ -191,7 +191,7 @@ static int signal_and_hand(struct daemon *d, struct scope *s, const struct kill_
 		sys->close(pidfd);
 		return -ECANCELED;
 	}
-	if (k->grace && d->cfg.term_grace_msec && send_term(d, s, k, pidfd))
+	if (k->grace && s->set.term_grace_msec && send_term(s, k, pidfd))
 		return 0;
 	memset(&req, 0, sizeof(req));
 	req.pid = victim->pid;
@@ -382,8 +382,8 @@ int daemon_arm(struct daemon *d, struct scope *s, uint64_t now)
 	c->task = *t;
 	c->points = points;
 	c->time_usec = now;
-	unit_find(s, d->tasks.mounts, d->cfg.kill_cgroup, t->pid, d->self_pid, d->scratch,
-		  sizeof(d->scratch), &c->unit);
+	unit_find(s, d->tasks.mounts, t->pid, d->self_pid, d->scratch, sizeof(d->scratch),
+		  &c->unit);
 	candidate_identify(d, s, c);
 	return 0;
 }
@@ -467,8 +467,8 @@ void daemon_act(struct daemon *d, struct scope *s, uint64_t detect_usec)
 		break;
 	}
 	log_decision(s, LOG_PRIO_NOTICE, "oom");
-	unit_find(s, d->tasks.mounts, d->cfg.kill_cgroup, d->tasks.tasks[idx].pid, d->self_pid,
-		  d->scratch, sizeof(d->scratch), &unit);
+	unit_find(s, d->tasks.mounts, d->tasks.tasks[idx].pid, d->self_pid, d->scratch,
+		  sizeof(d->scratch), &unit);
 	daemon_kill(d, s, &d->tasks.tasks[idx], points, detect_usec, &unit);
 }
 

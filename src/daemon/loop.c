@@ -136,6 +136,37 @@ static void reload_helper(struct daemon *d)
 	d->helper.next_metrics_usec = 0; /* the scopes as they are now, at the next round */
 }
 
+/*
+ * Each scope that has a [scope NAME] section, with what it resolved to (start-up, reload); a
+ * section whose scope is not watched (--cgroup options replaced the file's list, --no-machine)
+ * said as unused.
+ */
+static void log_sections(const struct daemon *d)
+{
+	const struct config *c = &d->cfg;
+
+	for (size_t k = 0; k < c->nr_sections; k++) {
+		const struct scope_section *sec = &c->sections[k];
+		const struct scope *s = NULL;
+
+		struct scope_settings set;
+
+		for (size_t i = 0; i < d->nr_scopes && !s; i++)
+			if (config_scope_settings(c, daemon_scope_path(&d->scopes[i]), &set) == sec)
+				s = &d->scopes[i];
+		if (!s) {
+			log_msg(LOG_PRIO_WARNING,
+				"[scope %s] (%s): not watched, its settings unused", sec->name,
+				sec->machine ? "the machine" : sec->path);
+			continue;
+		}
+		log_msg(LOG_PRIO_INFO,
+			"scope %s: [scope %s]: reserve_permille=%u term_grace_msec=%u kill_unit=%s",
+			s->name, sec->name, s->set.reserve_permille, s->set.term_grace_msec,
+			config_kill_unit_name(s->set.kill_unit));
+	}
+}
+
 /* SIGHUP: a bad config keeps the old one; a new scope list is set up afresh. */
 static void reload_config(struct daemon *d)
 {
@@ -172,7 +203,8 @@ static void reload_config(struct daemon *d)
 		config_release(&d->cfg);
 		d->cfg = next;
 		for (size_t i = 0; i < d->nr_scopes; i++) {
-			d->scopes[i].reserve_permille = d->cfg.reserve_permille;
+			config_scope_settings(&d->cfg, daemon_scope_path(&d->scopes[i]),
+					      &d->scopes[i].set);
 			candidate_drop(&d->scopes[i]); /* chosen under the old rules */
 		}
 	}
@@ -181,6 +213,7 @@ static void reload_config(struct daemon *d)
 	reload_helper(d);
 	log_msg(LOG_PRIO_NOTICE, "config reloaded: %zu scopes, interval %u ms%s", d->nr_scopes,
 		d->cfg.interval_msec, d->cfg.dry_run ? ", dry run" : "");
+	log_sections(d);
 }
 
 /* SIGHUP, told to systemd: reloading, then ready again (whether the new config took or not). */
@@ -220,6 +253,7 @@ static void log_started(const struct daemon *d)
 						  : "",
 			scope_reads_name(s));
 	}
+	log_sections(d);
 }
 
 static void install_signals(void)

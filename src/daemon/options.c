@@ -23,6 +23,7 @@ enum {
 	OPT_AVOID_CMDLINE,
 	OPT_NO_OOMD_XATTRS,
 	OPT_KILL_CGROUP,
+	OPT_KILL_UNIT,
 	OPT_TERM_GRACE,
 	OPT_TASKS,
 	OPT_PRE_KILL_HOOK,
@@ -119,8 +120,11 @@ static const struct option_desc options[] = {
      "avoid processes whose command line matches (repeatable; forgeable)", FOR_BOTH},
     {"no-oomd-xattrs", no_argument, OPT_NO_OOMD_XATTRS, NULL, NULL,
      "ignore systemd's ManagedOOMPreference= (user.oomd_avoid, user.oomd_omit xattrs)", FOR_BOTH},
-    {"kill-cgroup", no_argument, OPT_KILL_CGROUP, NULL, NULL,
-     "kill the victim's whole cgroup with it (v2: cgroup.kill)", FOR_RUN},
+    {"kill-unit", required_argument, OPT_KILL_UNIT, "kill_unit", "UNIT",
+     "what dies with the victim: process, oom_group (default: its memory.oom.group as the "
+     "kernel's), cgroup (its whole cgroup)", FOR_RUN},
+    {"kill-cgroup", no_argument, OPT_KILL_CGROUP, "kill_cgroup", NULL,
+     "kill the victim's whole cgroup with it (v2: cgroup.kill): --kill-unit cgroup", FOR_RUN},
     {"term-grace", required_argument, OPT_TERM_GRACE, "term_grace_msec", "MSEC",
      "SIGTERM the victim, SIGKILL it MSEC later unless it exited (0-" STR(
 	 CONFIG_TERM_GRACE_MSEC_MAX) "; default 0: SIGKILL at once)", FOR_RUN},
@@ -262,7 +266,8 @@ static int scan(const struct option *table, int argc, char **argv, const char **
 	return 0;
 }
 
-int options_parse(struct config *c, int argc, char **argv, char *err, size_t errsize)
+/* options_parse(), but for what a failure leaves allocated. */
+static int parse(struct config *c, int argc, char **argv, char *err, size_t errsize)
 {
 	struct option table[NR_OPTIONS + 1];
 	const char *file = NULL;
@@ -311,9 +316,6 @@ int options_parse(struct config *c, int argc, char **argv, char *err, size_t err
 		case OPT_NO_OOMD_XATTRS:
 			c->oomd_xattrs = false;
 			continue;
-		case OPT_KILL_CGROUP:
-			c->kill_cgroup = true;
-			continue;
 		case OPT_TASKS:
 			c->status_tasks = true;
 			continue;
@@ -342,6 +344,16 @@ int options_parse(struct config *c, int argc, char **argv, char *err, size_t err
 		if (config_set_named(c, o->key, name, o->has_arg ? optarg : "yes", err,
 				     errsize) < 0)
 			return -EINVAL;
+		config_clear_scoped(c, o->key); /* and over the file's [scope] sections */
 	}
 	return config_finish(c, err, errsize);
+}
+
+int options_parse(struct config *c, int argc, char **argv, char *err, size_t errsize)
+{
+	int r = parse(c, argc, argv, err, errsize);
+
+	if (r < 0)
+		config_release(c); /* what the file's parse allocated */
+	return r;
 }

@@ -187,7 +187,7 @@ struct scope {
 	uint64_t gate_stall_usec; /* the machine's PSI some total at that read */
 	uint64_t gate_refaulted;  /* the machine's refault counter at that read */
 	uint64_t mem_total_bytes;
-	unsigned int reserve_permille;
+	struct scope_settings set; /* its reserve, grace and kill unit (config_scope_settings()) */
 	struct scope_snapshot prev, cur;
 	bool has_prev;
 	struct scope_counters hist[SCOPE_HISTORY_ROUNDS];

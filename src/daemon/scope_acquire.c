@@ -172,7 +172,7 @@ static int acquire_v1(struct scope *s, char *scratch, struct scope_snapshot *sna
 	snap->reclaimed = 0;
 	snap->stall_usec = 0;
 	snap->swap_free = false;
-	scope_cgroup_zone(snap, s->reserve_permille, st.dirty_bytes + st.writeback_bytes,
+	scope_cgroup_zone(snap, s->set.reserve_permille, st.dirty_bytes + st.writeback_bytes,
 			  s->page_shift);
 	return 0;
 }
@@ -228,7 +228,7 @@ static int acquire_v2(struct scope *s, char *scratch, struct scope_snapshot *sna
 	snap->stall_usec = scope_load(s, V2_PRESSURE, scratch, &psi) < 0 ? 0 : psi.some.total_usec;
 	snap->parked = false;
 	snap->swap_free = false;
-	scope_cgroup_zone(snap, s->reserve_permille,
+	scope_cgroup_zone(snap, s->set.reserve_permille,
 			  st.file_dirty_bytes + st.file_writeback_bytes, s->page_shift);
 	return 0;
 }

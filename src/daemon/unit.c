@@ -42,8 +42,8 @@ static int victim_cgroup(const struct scope *s, const struct cgroup_mounts *m, i
 			       CONFIG_PATH_MAX);
 }
 
-int unit_find(const struct scope *s, const struct cgroup_mounts *mounts, bool kill_cgroup,
-	      int pid, int self_pid, char *scratch, size_t size, struct kill_unit *ret)
+int unit_find(const struct scope *s, const struct cgroup_mounts *mounts, int pid, int self_pid,
+	      char *scratch, size_t size, struct kill_unit *ret)
 {
 	char path[CONFIG_PATH_MAX], base[CONFIG_PATH_MAX], dir[CONFIG_PATH_MAX];
 	char victim_dir[CONFIG_PATH_MAX], self[CONFIG_PATH_MAX];
@@ -54,7 +54,7 @@ int unit_find(const struct scope *s, const struct cgroup_mounts *mounts, bool ki
 	int r;
 
 	memset(ret, 0, sizeof(*ret));
-	if (!mounts)
+	if (!mounts || s->set.kill_unit == KILL_UNIT_PROCESS)
 		return 0;
 	r = victim_cgroup(s, mounts, pid, scratch, size, path, &mount, &v2);
 	if (r < 0)
@@ -81,7 +81,7 @@ int unit_find(const struct scope *s, const struct cgroup_mounts *mounts, bool ki
 		len = len > base_len ? len - 1 : len;
 	}
 	/* 2. The victim's whole cgroup, when asked. */
-	if (ret->mode == UNIT_NONE && kill_cgroup) {
+	if (ret->mode == UNIT_NONE && s->set.kill_unit == KILL_UNIT_CGROUP) {
 		ret->mode = UNIT_CGROUP;
 		memcpy(ret->dir, victim_dir, sizeof(ret->dir));
 	}

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* Kill units: the processes killed with a victim. The kernel's memory.oom.group (v2: the
- * highest group with it set between the victim's cgroup and the scope), or the victim's whole
- * cgroup when the configuration asks (kill_cgroup). Found when the victim is chosen (reads),
- * killed after it (act). Never a process outside the scope, nor oomguard or init. */
+/* Kill units: the processes killed with a victim, as its scope's kill_unit says. The kernel's
+ * memory.oom.group (v2: the highest group with it set between the victim's cgroup and the
+ * scope; kill_unit oom_group, the default, and cgroup), or the victim's whole cgroup (cgroup).
+ * Found when the victim is chosen (reads), killed after it (act). Never a process outside the
+ * scope, nor oomguard or init. */
 #ifndef OOMGUARD_DAEMON_UNIT_H
 #define OOMGUARD_DAEMON_UNIT_H
 
@@ -17,7 +18,7 @@ struct scope;
 enum kill_unit_mode {
 	UNIT_NONE,      /* the victim alone */
 	UNIT_OOM_GROUP, /* memory.oom.group=1: every task but oom_score_adj -1000, as the kernel */
-	UNIT_CGROUP     /* kill_cgroup: the victim's cgroup and below, cgroup.kill where it can */
+	UNIT_CGROUP /* kill_unit cgroup: the victim's cgroup and below, cgroup.kill where it can */
 };
 
 /*
@@ -36,14 +37,15 @@ struct kill_unit {
 };
 
 /*
- * unit_find() - the unit of victim @pid in scope @s: memory.oom.group as the kernel's
- * mem_cgroup_get_oom_group() finds it (the highest ancestor with it set, up to the scope's own
- * group; for the machine, below the hierarchy's root), else its cgroup when @kill_cgroup, else
- * UNIT_NONE. Never the hierarchy's root, never a group outside @s. Return: 0 (@ret set), or
- * -errno when the victim's cgroup cannot be read (then UNIT_NONE).
+ * unit_find() - the unit of victim @pid in scope @s, as s->set.kill_unit asks: for oom_group
+ * and cgroup, memory.oom.group as the kernel's mem_cgroup_get_oom_group() finds it (the highest
+ * ancestor with it set, up to the scope's own group; for the machine, below the hierarchy's
+ * root), else for cgroup the victim's cgroup, else UNIT_NONE (and always for process). Never
+ * the hierarchy's root, never a group outside @s. Return: 0 (@ret set), or -errno when the
+ * victim's cgroup cannot be read (then UNIT_NONE).
  */
-int unit_find(const struct scope *s, const struct cgroup_mounts *mounts, bool kill_cgroup,
-	      int pid, int self_pid, char *scratch, size_t size, struct kill_unit *ret);
+int unit_find(const struct scope *s, const struct cgroup_mounts *mounts, int pid, int self_pid,
+	      char *scratch, size_t size, struct kill_unit *ret);
 
 /*
  * unit_kill() - SIGKILL the rest of @u (@victim_pid was killed already): cgroup.kill for a

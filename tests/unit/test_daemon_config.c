@@ -66,6 +66,67 @@ static void test_file_then_options(void **state)
 	unlink(path);
 }
 
+/* scope @path's settings in @c (NULL: the machine), and whether a section gave them */
+static void want_scope(const struct config *c, const char *scope_path, const char *section,
+		       unsigned int reserve, unsigned int grace, enum kill_unit_setting unit)
+{
+	struct scope_settings v;
+	const struct scope_section *sec = config_scope_settings(c, scope_path, &v);
+
+	if (section)
+		assert_true(sec && !strcmp(sec->name, section));
+	else
+		assert_null(sec);
+	assert_int_equal(v.reserve_permille, reserve);
+	assert_int_equal(v.term_grace_msec, grace);
+	assert_int_equal(v.kill_unit, unit);
+}
+
+/* [scope NAME] sections: their scopes watched, their keys over the global ones, options over
+ * both. */
+static void test_scope_sections(void **state)
+{
+	struct config c;
+	char err[256] = "";
+	char *argv[] = {"run", "--config", path, NULL};
+	char *argv_grace[] = {"run", "--config", path, "--term-grace", "0", "--kill-cgroup", NULL};
+	char *argv_cgroup[] = {"run", "--config", path, "--cgroup", "/x", NULL};
+
+	(void)state;
+	write_conf("term_grace_msec = 100\ncgroup = /b\n"
+		   "[scope web]\ncgroup = /w\nterm_grace_msec = 3000\nkill_unit = cgroup\n"
+		   "[scope batch]\ncgroup = /b/\nreserve_permille = 50\nkill_cgroup = no\n"
+		   "[oomguard]\nreserve_permille = 20\n"
+		   "[scope host]\nmachine = yes\nkill_unit = process\n");
+	assert_int_equal(build(&c, err, sizeof(err), 3, argv), 0);
+	assert_int_equal(c.nr_cgroups, 2); /* /b listed once, /w by its section */
+	assert_string_equal(c.cgroups[0], "/b");
+	assert_string_equal(c.cgroups[1], "/w");
+	assert_int_equal(c.machine, 1);
+	assert_int_equal(c.nr_sections, 3);
+	want_scope(&c, "/w", "web", 20, 3000, KILL_UNIT_CGROUP);
+	want_scope(&c, "/w/", "web", 20, 3000, KILL_UNIT_CGROUP);
+	want_scope(&c, "/b", "batch", 50, 100, KILL_UNIT_OOM_GROUP);
+	want_scope(&c, NULL, "host", 20, 100, KILL_UNIT_PROCESS);
+	want_scope(&c, "/w/sub", NULL, 20, 100, KILL_UNIT_OOM_GROUP); /* no section: globals */
+	config_release(&c);
+
+	/* An option wins over the sections' same key, and leaves their other keys. */
+	assert_int_equal(build(&c, err, sizeof(err), 6, argv_grace), 0);
+	want_scope(&c, "/w", "web", 20, 0, KILL_UNIT_CGROUP);
+	want_scope(&c, "/b", "batch", 50, 0, KILL_UNIT_CGROUP);
+	want_scope(&c, NULL, "host", 20, 0, KILL_UNIT_CGROUP);
+	config_release(&c);
+
+	/* --cgroup replaces the file's list, the sections' cgroups with it. */
+	assert_int_equal(build(&c, err, sizeof(err), 5, argv_cgroup), 0);
+	assert_int_equal(c.nr_cgroups, 1);
+	assert_string_equal(c.cgroups[0], "/x");
+	want_scope(&c, "/x", NULL, 20, 100, KILL_UNIT_OOM_GROUP);
+	config_release(&c);
+	unlink(path);
+}
+
 struct bad_conf {
 	const char *text;
 	const char *want; /* substring of the error */
@@ -80,8 +141,45 @@ static const struct bad_conf bad_confs[] = {
     {"[other]\ninterval_msec = 100\n", ":2: unknown section [other]"},
     {"cgroup = relative/path\n", "bad value 'relative/path' for cgroup"},
     {"dry_run = maybe\n", "bad value 'maybe' for dry_run (valid: yes, true, 1, on, no, false"},
-    {"prefer_regex = (\n", "bad value '(' for prefer_regex (--prefer): not a POSIX"},
+    {"interval_msec = 100\n[oomguard]\nprefer_regex = (\n",
+     ":3: bad value '(' for prefer_regex (valid: a POSIX extended regex, at most 255 bytes)"},
     {"this is not ini\n", ":1: syntax error"},
+    {"kill_unit = group\n",
+     ":1: bad value 'group' for kill_unit (valid: process, oom_group, cgroup)"},
+    {"term_grace_msec = 10001\n", ":1: bad value '10001' for term_grace_msec (valid: a number in "
+				  "0..10000)"},
+    /* [scope NAME] sections: the first key names the scope, the others are per-scope keys */
+    {"[scope web]\nterm_grace_msec = 5\n",
+     ":2: [scope web]: its first key names its scope (cgroup = PATH or machine = yes), not "
+     "'term_grace_msec'"},
+    {"[scope web]\ncgroup = /w\ninterval_msec = 50\n",
+     ":3: [scope web]: 'interval_msec' is no per-scope key (those: reserve_permille, "
+     "term_grace_msec, kill_unit, kill_cgroup)"},
+    {"[scope web]\ncgroup = /w\nterm_grace_msec = 20000\n",
+     ":3: bad value '20000' for term_grace_msec in [scope web] (valid: a number in 0..10000)"},
+    {"[scope web]\ncgroup = /w\nkill_unit = all\n",
+     ":3: bad value 'all' for kill_unit in [scope web] (valid: process, oom_group, cgroup)"},
+    {"[scope web]\ncgroup = /w\nkill_cgroup = maybe\n",
+     ":3: bad value 'maybe' for kill_cgroup in [scope web] (valid: yes, true"},
+    {"[scope web]\ncgroup = /w\nreserve_permille = 0\n",
+     ":3: bad value '0' for reserve_permille in [scope web] (valid: a number in 1..500)"},
+    {"[scope a]\ncgroup = /w\n[scope b]\ncgroup = /w/\n",
+     ":4: [scope b]: /w/ is named by [scope a] already"},
+    {"[scope a]\nmachine = yes\n[scope b]\nmachine = on\n",
+     ":4: [scope b]: the machine is named by [scope a] already"},
+    {"[scope a]\ncgroup = /w\n[scope b]\ncgroup = /x\n[scope a]\nreserve_permille = 5\n",
+     ":6: section [scope a] given twice"},
+    {"[scope a]\ncgroup = /w\ncgroup = /x\n",
+     ":3: [scope a]: cgroup: a section names its scope once, in its first key"},
+    {"[scope a]\nmachine = no\n", ":2: [scope a]: machine = no names no scope (valid: yes)"},
+    {"[scope a]\ncgroup = rel\n",
+     ":2: bad value 'rel' for cgroup (valid: an absolute path, at most 511 bytes)"},
+    {"[scope a b]\ncgroup = /w\n",
+     ":2: unknown section [scope a b] (valid: [oomguard], [scope NAME], NAME at most 40"},
+    {"[scope ]\ncgroup = /w\n", ":2: unknown section [scope ]"},
+    {"[scope a2345678901234567890123456789012345678901]\ncgroup = /w\n",
+     ":2: unknown section [scope a2345678901234567890123456789012345678901]"},
+    {"[scopes]\ncgroup = /w\n", ":2: unknown section [scopes]"},
 };
 
 static void test_bad_files(void **state)
@@ -94,8 +192,9 @@ static void test_bad_files(void **state)
 		char err[256] = "";
 
 		write_conf(bad_confs[i].text);
+		/* the file named first, then the line and the reason */
 		if (build(&c, err, sizeof(err), 3, argv) != -EINVAL ||
-		    !strstr(err, bad_confs[i].want))
+		    strncmp(err, path, strlen(path)) || !strstr(err, bad_confs[i].want))
 			fail_msg("'%s': error '%s', want '%s'", bad_confs[i].text, err,
 				 bad_confs[i].want);
 	}
@@ -109,8 +208,7 @@ struct bad_args {
 
 /* Each usage error names the option and what it takes, in one line. */
 static const struct bad_args bad_args[] = {
-    {{"run", "--interval", "x"},
-     "bad value 'x' for --interval (valid: a number in 10..10000)"},
+    {{"run", "--interval", "x"}, "bad value 'x' for --interval (valid: a number in 10..10000)"},
     {{"run", "--interval"}, "--interval needs a value MSEC (valid: a number in 10..10000)"},
     {{"status", "--stall-bound-permille", "1001"},
      "bad value '1001' for --stall-bound-permille (valid: a number in 1..1000)"},
@@ -127,6 +225,10 @@ static const struct bad_args bad_args[] = {
     {{"run", "--json"}, "--json is an option of 'oomguard status' only"},
     {{"run", "--dry-run=yes"}, "--dry-run takes no value, got '--dry-run=yes'"},
     {{"run", "extra"}, "unexpected argument 'extra' (oomguard run takes options only)"},
+    {{"run", "--kill-unit", "all"},
+     "bad value 'all' for --kill-unit (valid: process, oom_group, cgroup)"},
+    {{"run", "--term-grace", "-1"},
+     "bad value '-1' for --term-grace (valid: a number in 0..10000)"},
     {{"run", "--config", "/nonexistent/oomguard.conf"},
      "/nonexistent/oomguard.conf: No such file or directory"},
 };
@@ -246,9 +348,9 @@ static void test_log_prefix(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_file_then_options), cmocka_unit_test(test_bad_files),
-	    cmocka_unit_test(test_bad_options),       cmocka_unit_test(test_help_from_the_table),
-	    cmocka_unit_test(test_escape_comm),
+	    cmocka_unit_test(test_file_then_options),   cmocka_unit_test(test_bad_files),
+	    cmocka_unit_test(test_scope_sections),      cmocka_unit_test(test_bad_options),
+	    cmocka_unit_test(test_help_from_the_table), cmocka_unit_test(test_escape_comm),
 	    cmocka_unit_test(test_log_prefix),
 	};
 

@@ -272,7 +272,7 @@ static void test_bad_values(void **state)
 	     "bad value 'usr/bin/x' for protect_exe (valid: an absolute path"},
 	    {"prefer_cgroup = batch\n", "for prefer_cgroup (valid: an absolute cgroup path"},
 	    {"avoid_cmdline = (\n",
-	     "bad value '(' for avoid_cmdline (--avoid-cmdline): not a POSIX extended regex"},
+	     "bad value '(' for avoid_cmdline (valid: a POSIX extended regex, at most 255 bytes)"},
 	    {"prefer_regex =\n", "bad value '' for prefer_regex"},
 	    {"oomd_xattrs = maybe\n", "bad value 'maybe' for oomd_xattrs"},
 	};

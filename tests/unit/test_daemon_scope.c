@@ -119,7 +119,7 @@ static void test_v2_group(void **state)
 	assert_int_equal(scope_init_cgroup(&s, "tests/fixtures/v2", "/sys/fs/cgroup/app", &m,
 					   FIXTURE_PAGE_SHIFT, scratch, err, sizeof(err)),
 			 0);
-	s.reserve_permille = 10;
+	s.set.reserve_permille = 10;
 	assert_int_equal(s.kind, SCOPE_CGROUP_V2);
 	assert_int_equal(scope_acquire(&s, scratch, 1000), 0);
 	z = &s.cur.zones[0];
@@ -147,7 +147,7 @@ static void test_v2_group(void **state)
 	assert_int_equal(scope_init_cgroup(&s, "tests/fixtures/v2", "/sys/fs/cgroup/high", &m,
 					   FIXTURE_PAGE_SHIFT, scratch, err, sizeof(err)),
 			 0);
-	s.reserve_permille = 10;
+	s.set.reserve_permille = 10;
 	assert_int_equal(scope_acquire(&s, scratch, 1000), 0);
 	assert_int_equal(s.cur.limit_bytes, 201326592);
 	/* no io.stat (io controller off): the machine's pgpgin, in KiB */
@@ -178,7 +178,7 @@ static void v1_fixture(struct scope *s, struct cgroup_mounts *m)
 					   "/sys/fs/cgroup/memory/oomguard-fixture", m,
 					   FIXTURE_PAGE_SHIFT, scratch, err, sizeof(err)),
 			 0);
-	s->reserve_permille = 10;
+	s->set.reserve_permille = 10;
 }
 
 static void test_v1_group(void **state)

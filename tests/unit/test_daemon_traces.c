@@ -44,7 +44,7 @@ static int replay(const char *path, struct replay *ret)
 	memset(&s, 0, sizeof(s));
 	s.kind = SCOPE_CGROUP_V1;
 	s.page_shift = 12;
-	s.reserve_permille = c.reserve_permille;
+	s.set = c.per_scope;
 	ret->onset_ms = ret->oom_ms = -1;
 	ret->samples = 0;
 	while (fgets(line, sizeof(line), f)) {
@@ -76,7 +76,7 @@ static int replay(const char *path, struct replay *ret)
 		s.cur.usage_bytes = us;
 		s.cur.file_bytes = fb;
 		s.cur.parked = uo != 0;
-		scope_cgroup_zone(&s.cur, s.reserve_permille, db, s.page_shift);
+		scope_cgroup_zone(&s.cur, s.set.reserve_permille, db, s.page_shift);
 		scope_push_history(&s);
 		scope_decide(&s, &c);
 		ret->samples++;

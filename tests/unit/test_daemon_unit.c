@@ -154,6 +154,14 @@ static bool was_signalled(int pid)
 	return false;
 }
 
+/* unit_find() in scope @s whose kill_unit is @k. */
+static int find_as(struct scope *s, enum kill_unit_setting k, int pid, int self_pid, char *buf,
+		   size_t size, struct kill_unit *ret)
+{
+	s->set.kill_unit = k;
+	return unit_find(s, &mounts, pid, self_pid, buf, size, ret);
+}
+
 static void test_find(void **state)
 {
 	struct kill_unit u;
@@ -162,27 +170,39 @@ static void test_find(void **state)
 	(void)state;
 	scope_at(&s, CG "/app");
 	/* The highest oom.group up to the scope: svc, not w. */
-	assert_int_equal(unit_find(&s, &mounts, false, 3001, 99, scratch, sizeof(scratch), &u), 0);
+	assert_int_equal(find_as(&s, KILL_UNIT_OOM_GROUP, 3001, 99, scratch, sizeof(scratch), &u),
+			 0);
 	assert_int_equal(u.mode, UNIT_OOM_GROUP);
 	assert_string_equal(u.path, "/app/svc");
 	assert_true(u.v2);
 	assert_false(u.has_self);
-	/* No oom.group where 3006 is: the victim alone, or its cgroup when asked. */
-	assert_int_equal(unit_find(&s, &mounts, false, 3006, 99, scratch, sizeof(scratch), &u), 0);
+	/* kill_unit cgroup finds the same oom.group; process, the victim alone. */
+	assert_int_equal(find_as(&s, KILL_UNIT_CGROUP, 3001, 99, scratch, sizeof(scratch), &u), 0);
+	assert_int_equal(u.mode, UNIT_OOM_GROUP);
+	assert_string_equal(u.path, "/app/svc");
+	assert_int_equal(find_as(&s, KILL_UNIT_PROCESS, 3001, 99, scratch, sizeof(scratch), &u), 0);
 	assert_int_equal(u.mode, UNIT_NONE);
-	assert_int_equal(unit_find(&s, &mounts, true, 3006, 99, scratch, sizeof(scratch), &u), 0);
+	assert_int_equal(find_as(&s, KILL_UNIT_PROCESS, 3006, 99, scratch, sizeof(scratch), &u), 0);
+	assert_int_equal(u.mode, UNIT_NONE);
+	/* No oom.group where 3006 is: the victim alone, or its cgroup when asked. */
+	assert_int_equal(find_as(&s, KILL_UNIT_OOM_GROUP, 3006, 99, scratch, sizeof(scratch), &u),
+			 0);
+	assert_int_equal(u.mode, UNIT_NONE);
+	assert_int_equal(find_as(&s, KILL_UNIT_CGROUP, 3006, 99, scratch, sizeof(scratch), &u), 0);
 	assert_int_equal(u.mode, UNIT_CGROUP);
 	assert_string_equal(u.path, "/app/other");
 	/* oomguard in the group: cgroup.kill would kill it too. */
-	assert_int_equal(unit_find(&s, &mounts, true, 3006, 3007, scratch, sizeof(scratch), &u), 0);
+	assert_int_equal(find_as(&s, KILL_UNIT_CGROUP, 3006, 3007, scratch, sizeof(scratch), &u),
+			 0);
 	assert_true(u.has_self);
 	/* A victim that left the scope meanwhile: nothing but itself. */
-	assert_int_equal(unit_find(&s, &mounts, true, 99, 1, scratch, sizeof(scratch), &u), 0);
+	assert_int_equal(find_as(&s, KILL_UNIT_CGROUP, 99, 1, scratch, sizeof(scratch), &u), 0);
 	assert_int_equal(u.mode, UNIT_NONE);
 	scope_close(&s);
 	/* The scope is w itself: the search stops there (svc is outside it). */
 	scope_at(&s, CG "/app/svc/w");
-	assert_int_equal(unit_find(&s, &mounts, false, 3001, 99, scratch, sizeof(scratch), &u), 0);
+	assert_int_equal(find_as(&s, KILL_UNIT_OOM_GROUP, 3001, 99, scratch, sizeof(scratch), &u),
+			 0);
 	assert_int_equal(u.mode, UNIT_OOM_GROUP);
 	assert_string_equal(u.path, "/app/svc/w");
 	scope_close(&s);
@@ -196,7 +216,8 @@ static void test_kill(void **state)
 
 	(void)state;
 	scope_at(&s, CG "/app");
-	assert_int_equal(unit_find(&s, &mounts, false, 3001, 99, scratch, sizeof(scratch), &u), 0);
+	assert_int_equal(find_as(&s, KILL_UNIT_OOM_GROUP, 3001, 99, scratch, sizeof(scratch), &u),
+			 0);
 	nr_signalled = 0;
 	sys = &fake;
 	n = unit_kill(&s, &u, 3001, 99, true, scratch, sizeof(scratch));
@@ -213,7 +234,8 @@ static void test_kill(void **state)
 	assert_false(was_signalled(3001) || was_signalled(3003) || was_signalled(3005) ||
 		     was_signalled(1) || was_signalled(3006) || was_signalled(4242));
 	/* kill_cgroup with oomguard inside: one by one (no cgroup.kill), oomguard spared. */
-	assert_int_equal(unit_find(&s, &mounts, true, 3006, 3007, scratch, sizeof(scratch), &u), 0);
+	assert_int_equal(find_as(&s, KILL_UNIT_CGROUP, 3006, 3007, scratch, sizeof(scratch), &u),
+			 0);
 	nr_signalled = 0;
 	sys = &fake;
 	n = unit_kill(&s, &u, 3006, 3007, false, scratch, sizeof(scratch));
@@ -221,7 +243,7 @@ static void test_kill(void **state)
 	assert_int_equal(n, 0);
 	assert_int_equal(nr_signalled, 0);
 	/* Without: cgroup.kill is written (a regular file in the fixture). */
-	assert_int_equal(unit_find(&s, &mounts, true, 3006, 99, scratch, sizeof(scratch), &u), 0);
+	assert_int_equal(find_as(&s, KILL_UNIT_CGROUP, 3006, 99, scratch, sizeof(scratch), &u), 0);
 	put(CG "/app/other/cgroup.kill", "");
 	assert_int_equal(unit_kill(&s, &u, 3006, 99, false, scratch, sizeof(scratch)), -1);
 	{
@@ -271,9 +293,10 @@ static void test_grace(void **state)
 
 	(void)state;
 	config_defaults(&d.cfg);
-	d.cfg.term_grace_msec = 200;
+	d.cfg.per_scope.term_grace_msec = 200;
 	assert_int_equal(scope_init_machine(s, "tests/fixtures/k6.18", FIXTURE_PAGE_SHIFT, scratch),
 			 0);
+	s->set = d.cfg.per_scope;
 	for (int ignore = 0; ignore < 2; ignore++) {
 		pid_t pid = child(ignore);
 		uint64_t t0 = now_usec();

@@ -1,0 +1,83 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# Per-scope settings ([scope NAME] sections) on two 128 MiB v1 groups (oom_kill_disable), each
+# with an eater and a sleeper. The global keys say kill_unit = cgroup and no grace;
+# section "graceful" gives its group a SIGTERM grace (4 s, 5 s after a reload) and kill_unit = process, section
+# "sudden" only names its group. The eaters (tail /dev/zero) handle no signal: the graceful one
+# dies of the SIGTERM (parked under_oom, a handler could not run: only a fatal signal wakes it),
+# its sleeper lives; the sudden one dies of SIGKILL at once, and its sleeper with it.
+set -u
+cd "$(dirname "$0")/../.."
+CG_TAG=sections . tests/lib/cgroup.sh
+. tests/lib/daemon.sh
+cg_require || exit 77
+[ -x "$OG_BIN" ] || { echo "SKIP: $OG_BIN is not built"; exit 77; }
+
+# dead PID: PID has exited (a zombie not yet waited for counts).
+dead() {
+	[ ! -e "/proc/$1" ] || grep -q '^[0-9]* (.*) Z ' "/proc/$1/stat"
+}
+
+tmp=$(mktemp -d)
+FAIL_LOG=$tmp/log
+trap 'og_cleanup; rm -rf "$tmp"' EXIT
+cg_new A 128M --oom-kill-disable || exit 1
+cg_new B 128M --oom-kill-disable || exit 1
+a=$(cg_path "$A" memory)
+b=$(cg_path "$B" memory)
+cat >"$tmp/conf" <<CONF
+kill_unit = cgroup
+[scope graceful]
+cgroup = $a
+term_grace_msec = 4000
+kill_unit = process
+[scope sudden]
+cgroup = $b
+CONF
+
+og_start "$tmp/log" --config "$tmp/conf" --interval 50 || exit 1
+grep -q "scope $a: \[scope graceful\]: reserve_permille=10 term_grace_msec=4000 kill_unit=process" \
+	"$tmp/log" || fail "no settings line for $a"
+# A reload resolves the sections again: the kill below says the new grace.
+sed -i 's/^term_grace_msec = 4000$/term_grace_msec = 5000/' "$tmp/conf"
+kill -HUP "$OG_PID"
+wait_grep 5 "scope $a: \[scope graceful\]: reserve_permille=10 term_grace_msec=5000 " "$tmp/log" \
+	"$OG_PID" || fail "the reload did not take the new grace"
+grep -q "scope $b: \[scope sudden\]: reserve_permille=10 term_grace_msec=0 kill_unit=cgroup" \
+	"$tmp/log" || fail "no settings line for $b"
+
+cg_spawn "$A" sleeper_a sleep 600
+cg_spawn "$B" sleeper_b sleep 600
+# tail of /dev/zero keeps one endless line: its memory grows until the group's limit parks it.
+cg_spawn "$A" eater_a tail /dev/zero
+cg_spawn "$B" eater_b tail /dev/zero
+
+wait_grep 20 "exited after term scope=$a pid=$eater_a " "$tmp/log" "$OG_PID" ||
+	fail "the graceful eater did not exit on SIGTERM"
+wait_grep 20 "kill unit scope=$b cgroup=/${b##*/memory/} reason=cgroup tasks=1" "$tmp/log" \
+	"$OG_PID" || fail "the sudden eater's group was not killed"
+grep -q "term scope=$a pid=$eater_a comm=tail rss_kib=[0-9]* grace_msec=5000" "$tmp/log" ||
+	fail "no SIGTERM line for the graceful eater"
+grep -q "kill scope=$b pid=$eater_b comm=tail " "$tmp/log" ||
+	fail "no kill line for the sudden eater"
+grep -q "term scope=$b" "$tmp/log" && fail "the sudden scope sent SIGTERM"
+grep -q " kill scope=$a " "$tmp/log" && fail "the graceful eater got SIGKILL"
+grep -q "kill unit scope=$a" "$tmp/log" && fail "the graceful scope killed a unit"
+
+wait "$eater_a"
+rc=$?
+[ "$rc" = $((128 + 15)) ] || fail "the graceful eater exited $rc, want 143 (SIGTERM)"
+wait "$eater_b"
+rc=$?
+[ "$rc" = $((128 + 9)) ] || fail "the sudden eater exited $rc, want 137 (SIGKILL)"
+for _ in $(seq 50); do
+	dead "$sleeper_b" && break
+	sleep 0.1
+done
+dead "$sleeper_b" || fail "the sudden group's sleeper survived its unit's kill"
+wait "$sleeper_b"
+rc=$?
+[ "$rc" = $((128 + 9)) ] || fail "the sudden group's sleeper exited $rc, want 137 (SIGKILL)"
+dead "$sleeper_a" && fail "the graceful group's sleeper was killed"
+og_stop || exit 1
+exit 0
