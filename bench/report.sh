@@ -60,8 +60,8 @@ cell() {
 	fi
 }
 
-mapfile -t who_all < <(awk '$1 == "contender" { print $2 }' "$out/meta")
-mapfile -t who_ok < <(awk '$1 == "contender" && $3 == "ok" { print $2 }' "$out/meta")
+mapfile -t who_all < <(awk '$1 == "contender" && !seen[$2]++ { print $2 }' "$out/meta")
+mapfile -t who_ok < <(awk '$1 == "contender" && $3 == "ok" && !seen[$2]++ { print $2 }' "$out/meta")
 
 # flood_best: the eaters the optimum keeps (bench/analyze.sh's optimum_survivors).
 flood_best() {
@@ -216,7 +216,7 @@ $(missing=""; for sc in flood fit thrash stuck; do has "$sc" || missing+=" $sc";
 ## Contenders
 Each with the command it ran (\`{memcg}\`: the workload's group):
 
-$(awk '$1 == "contender" { w = $2; st = $3; $1 = $2 = $3 = ""; sub(/^ +/, ""); sub(/ +$/, "")
+$(awk '$1 == "contender" && !seen[$2]++ { w = $2; st = $3; $1 = $2 = $3 = ""; sub(/^ +/, ""); sub(/ +$/, "")
 	if (st == "ok") print "- " w ": `" $0 "`"; else print "- " w ": **not available**: " $0 }' "$out/meta")
 
 - kernel: the group's own OOM killer, nothing else.

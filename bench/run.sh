@@ -11,6 +11,8 @@
 #   --full        the cover letter's sizes (2 GiB, 100 eaters of 80 MiB); default a quick size
 #   --runs N      runs per scenario and contender (default 10); --seed N: the order (default 1)
 #   --report FILE where the markdown goes (default docs/bench.md, plots beside it in docs/bench/)
+#   --resume      with --out DIR of a bench that stopped: the same order, only the runs that
+#                 have no result yet (a run cut short is run again from nothing)
 #   OOMGUARD_BENCH_CMD  how to start oomguard on one cgroup: {oomguard} and {memcg} (the v1 memory
 #                 group's directory) are replaced; default
 #                 '{oomguard} run --log-level info --cgroup {memcg}' (+ the contender's option)
@@ -19,7 +21,7 @@ cd "$(dirname "$0")/.." || exit 1
 top=$PWD
 
 profile=quick runs=10 scenarios=flood,fit,thrash,stuck seed=1
-contenders="" out="" report=docs/bench.md
+contenders="" out="" report=docs/bench.md resume=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--full) profile=full ;;
@@ -29,6 +31,7 @@ while [ $# -gt 0 ]; do
 	--contenders) contenders=$2; shift ;;
 	--out) out=$2; shift ;;
 	--report) report=$2; shift ;;
+	--resume) resume=1 ;;
 	-h | --help) sed -n '3,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "run.sh: unknown argument $1" >&2; exit 2 ;;
 	esac
@@ -80,7 +83,11 @@ mkdir -p "$out"
 # Absolute: paths are passed into the daemons' PID and mount namespace, whose cwd is not ours.
 out=$(realpath "$out")
 results=$out/results.tsv
-: >"$results"
+if [ "$resume" = 1 ]; then
+	[ -s "$out/order" ] || { echo "run.sh: --resume: $out has no order of a stopped bench" >&2; exit 2; }
+else
+	: >"$results"
+fi
 {
 	echo "profile $profile"
 	echo "runs $runs"
@@ -92,7 +99,11 @@ results=$out/results.tsv
 	echo "nohang $(dpkg-query -W -f='${Version}' nohang)"
 	echo "lxcfs $(dpkg-query -W -f='${Version}' lxcfs)"
 	env | grep -E '^(FLOOD|WRITER|WARMUP|FIT|THRASH|STUCK)_' | sort | tr '=' ' '
-} >"$out/meta"
+	[ "$resume" = 1 ] && echo "resumed $(date -u +%Y-%m-%dT%H:%MZ)"
+} >"$out/meta.new"
+# a resumed bench keeps its first meta (bench/report.sh reads the first line of each key)
+if [ "$resume" = 1 ]; then cat "$out/meta.new" >>"$out/meta"; rm -f "$out/meta.new"
+else mv "$out/meta.new" "$out/meta"; fi
 
 # shellcheck source=bench/lxcfs.sh
 . bench/lxcfs.sh
@@ -284,11 +295,18 @@ for scen in "${scen_list[@]}"; do
 			grep -q "^contender $who ok" "$out/meta" && echo "$scen $who $run"
 		done
 	done
-done | shuf --random-source=<(yes "$seed") >"$out/order"
+done | shuf --random-source=<(yes "$seed") >"$out/order.new"
+# a resumed bench keeps its first order (the meta lines above are appended again: the last wins)
+if [ "$resume" = 1 ]; then rm -f "$out/order.new"; else mv "$out/order.new" "$out/order"; fi
 total=$(wc -l <"$out/order") i=0
 while read -r scen who run; do
 	i=$((i + 1))
 	dir=$out/$scen/$who/run$run
+	if [ "$resume" = 1 ] && awk -F'\t' -v s="$scen" -v w="$who" -v r="$run" \
+		'$1 == s && $2 == w && $3 == r { f = 1 } END { exit !f }' "$results"; then
+		continue
+	fi
+	rm -rf "$dir"
 	echo "bench: [$i/$total] $scen $who run $run"
 	if [ "$scen" = fit ]; then
 		fit_search "$who" "$dir"
