@@ -111,31 +111,35 @@ static const struct scope_file v2_files[NR_V2_FILES] = {
     [V2_READS] = {NULL, false, NULL}, /* reads_files[] */
 };
 
+/* The machine's reads for a group that has no counter of its own; its writes are unknown (the
+ * machine's would be everyone's): 0. */
 static int parse_vmstat_read_pages(const char *buf, void *ret)
 {
 	struct proc_vmstat vm;
+	struct io_bytes *io = ret;
 	int r = parse_vmstat_buf(buf, &vm);
 
-	*(uint64_t *)ret = vm.pgpgin_kib * 1024; /* as bytes, like the others */
+	io->read = vm.pgpgin_kib * 1024; /* as bytes, like the others */
+	io->written = 0;
 	return r;
 }
 
-static int parse_blkio_read_bytes(const char *buf, void *ret)
+static int parse_blkio_io_bytes(const char *buf, void *ret)
 {
-	return parse_blkio_read_bytes_buf(buf, ret);
+	return parse_blkio_io_bytes_buf(buf, ret);
 }
 
-static int parse_io_stat_rbytes(const char *buf, void *ret)
+static int parse_io_stat_bytes(const char *buf, void *ret)
 {
-	return parse_io_stat_rbytes_buf(buf, ret);
+	return parse_io_stat_bytes_buf(buf, ret);
 }
 
-/* A group's V1_READS / V2_READS, by its @reads: bytes read. The path of the last two:
- * reads_path(). */
+/* A group's V1_READS / V2_READS, by its @reads: bytes read and written (struct io_bytes). The
+ * path of the last two: reads_path(). */
 static const struct scope_file reads_files[] = {
     [READS_MACHINE] = {"/proc/vmstat", true, parse_vmstat_read_pages},
-    [READS_V1_BLKIO] = {NULL, false, parse_blkio_read_bytes},
-    [READS_V2_IO_STAT] = {NULL, false, parse_io_stat_rbytes},
+    [READS_V1_BLKIO] = {NULL, false, parse_blkio_io_bytes},
+    [READS_V2_IO_STAT] = {NULL, false, parse_io_stat_bytes},
 };
 
 static const struct scope_file *const scope_files[] = {

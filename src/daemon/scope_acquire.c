@@ -33,15 +33,16 @@ static void read_all(struct scope *s)
 	s->woken = false;
 }
 
-/* A group's pages read (file @f of its kind: V1_READS, V2_READS). */
-static int read_pages(struct scope *s, unsigned int f, char *scratch, uint64_t *ret_pages)
+/* A group's pages read and written (file @f of its kind: V1_READS, V2_READS). */
+static int read_pages(struct scope *s, unsigned int f, char *scratch, struct scope_snapshot *snap)
 {
-	uint64_t bytes;
-	int r = scope_load(s, f, scratch, &bytes);
+	struct io_bytes io;
+	int r = scope_load(s, f, scratch, &io);
 
 	if (r < 0)
 		return r;
-	*ret_pages = bytes_to_pages(bytes, s->page_shift);
+	snap->read_pages = bytes_to_pages(io.read, s->page_shift);
+	snap->written_pages = bytes_to_pages(io.written, s->page_shift);
 	return 0;
 }
 
@@ -76,6 +77,7 @@ static int acquire_machine(struct scope *s, char *scratch, struct scope_snapshot
 	snap->reclaimed = vm.pgsteal;
 	snap->refaulted = vm.workingset_refault_file + vm.workingset_refault_anon;
 	snap->read_pages = kib_to_pages(vm.pgpgin_kib, s->page_shift);
+	snap->written_pages = vm.nr_dirtied;
 	snap->kernel_oom_kills = vm.oom_kill;
 	read_all(s);
 	r = scope_load(s, MACHINE_MEMINFO, scratch, &mi);
@@ -166,7 +168,7 @@ static int acquire_v1(struct scope *s, char *scratch, struct scope_snapshot *sna
 	snap->file_bytes = st.inactive_file_bytes + st.active_file_bytes;
 	snap->anon_bytes = st.inactive_anon_bytes + st.active_anon_bytes;
 	snap->refaulted = st.workingset_refault_file + st.workingset_refault_anon;
-	r = read_pages(s, V1_READS, scratch, &snap->read_pages);
+	r = read_pages(s, V1_READS, scratch, snap);
 	if (r < 0)
 		return r;
 	snap->reclaimed = 0;
@@ -219,7 +221,7 @@ static int acquire_v2(struct scope *s, char *scratch, struct scope_snapshot *sna
 	snap->kernel_oom_kills = ev.oom_kill;
 	snap->reclaimed = st.pgsteal;
 	snap->refaulted = st.workingset_refault_file + st.workingset_refault_anon;
-	r = read_pages(s, V2_READS, scratch, &snap->read_pages);
+	r = read_pages(s, V2_READS, scratch, snap);
 	if (r < 0)
 		return r;
 	snap->file_bytes = st.inactive_file_bytes + st.active_file_bytes;

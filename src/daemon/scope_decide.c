@@ -99,6 +99,7 @@ void scope_push_history(struct scope *s)
 	h->reclaimed = s->cur.reclaimed;
 	h->refaulted = s->cur.refaulted;
 	h->read_pages = s->cur.read_pages;
+	h->written = s->cur.written_pages;
 	h->write_pending = 0;
 	for (size_t i = 0; i < s->cur.nr_zones; i++)
 		h->write_pending += s->cur.zones[i].write_pending;
@@ -133,18 +134,22 @@ static uint64_t delta(uint64_t cur, uint64_t prev)
  */
 #define SCOPE_SPAN_MIN_ROUNDS 2
 
-/* The round of the last PROGRESS_SPAN_MAX_USEC whose dirty + writeback pages were the largest
- * share of its file pages (progress.h: refaults beside writes). Compared as products. */
+/* Refaults beside writes (progress.h), over the last PROGRESS_SPAN_MAX_USEC: the pages written
+ * and refaulted, and the round whose dirty + writeback pages were the largest share of its file
+ * pages (compared as products). */
 static void writeback_peak(const struct scope *s, struct round_sample *smp)
 {
 	const struct scope_counters *now = hist_back(s, 0);
 
 	smp->span_write_pending_pages = smp->span_file_pages = 0;
+	smp->recent_written_pages = smp->recent_refaulted_pages = 0;
 	for (unsigned int back = 0; back < s->hist_len; back++) {
 		const struct scope_counters *h = hist_back(s, back);
 
 		if (delta(now->time_usec, h->time_usec) > PROGRESS_SPAN_MAX_USEC)
 			break;
+		smp->recent_written_pages = delta(now->written, h->written);
+		smp->recent_refaulted_pages = delta(now->refaulted, h->refaulted);
 		if (!h->file_pages || !h->write_pending)
 			continue;
 		if (!smp->span_file_pages || h->write_pending * smp->span_file_pages >

@@ -391,47 +391,52 @@ static int add_decimal(const char *p, uint64_t *sum)
 	return 0;
 }
 
-int parse_blkio_read_bytes_buf(const char *buf, uint64_t *ret_bytes)
+int parse_blkio_io_bytes_buf(const char *buf, struct io_bytes *ret_io)
 {
-	uint64_t sum = 0;
+	struct io_bytes io = {0, 0};
 
 	for (const char *line = buf; line && *line; line = next_line(line)) {
 		const char *p = device_field(line);
-		int r;
+		int r = 0;
 
 		if (!p) {
 			if (!strncmp(line, "Total ", 6)) /* the last line: all devices, all ops */
 				continue;
 			return -EINVAL;
 		}
-		if (strncmp(p, "Read ", 5))
-			continue;
-		r = add_decimal(p + 5, &sum);
+		if (!strncmp(p, "Read ", 5))
+			r = add_decimal(p + 5, &io.read);
+		else if (!strncmp(p, "Write ", 6))
+			r = add_decimal(p + 6, &io.written);
 		if (r < 0)
 			return r;
 	}
-	*ret_bytes = sum;
+	*ret_io = io;
 	return 0;
 }
 
-int parse_io_stat_rbytes_buf(const char *buf, uint64_t *ret_bytes)
+int parse_io_stat_bytes_buf(const char *buf, struct io_bytes *ret_io)
 {
-	uint64_t sum = 0;
+	struct io_bytes io = {0, 0};
 
 	for (const char *line = buf; line && *line; line = next_line(line)) {
-		const char *p = device_field(line), *f;
+		const char *p = device_field(line), *w;
 		int r;
 
-		if (!p)
+		/* rbytes and wbytes are the first two keys (blkcg_print_one_stat()) */
+		if (!p || strncmp(p, "rbytes=", 7))
 			return -EINVAL;
-		f = strstr(p, "rbytes=");
-		if (!f || f != p) /* rbytes is the first key (blkcg_print_one_stat()) */
+		w = strchr(p, ' ');
+		if (!w || strncmp(w + 1, "wbytes=", 7))
 			return -EINVAL;
-		r = add_decimal(f + 7, &sum);
+		r = add_decimal(p + 7, &io.read);
+		if (r < 0)
+			return r;
+		r = add_decimal(w + 8, &io.written);
 		if (r < 0)
 			return r;
 	}
-	*ret_bytes = sum;
+	*ret_io = io;
 	return 0;
 }
 

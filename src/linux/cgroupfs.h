@@ -71,14 +71,19 @@ int parse_memcg_v2_events_buf(const char *buf, struct memcg_v2_events *ret_event
  */
 int parse_u64_file_buf(const char *buf, uint64_t *ret_value);
 
+struct io_bytes {
+	uint64_t read, written;
+};
+
 /*
- * Bytes a group read from block devices, summed over devices: v1's
- * blkio.throttle.io_service_bytes_recursive ("MAJ:MIN Read N" lines; the others, and "Total",
- * skipped) and v2's io.stat ("MAJ:MIN rbytes=N wbytes=N ..."). Return: 0, -EINVAL on a
- * malformed line, -ERANGE when the sum wraps.
+ * Bytes a group read from and wrote to block devices, summed over devices: v1's
+ * blkio.throttle.io_service_bytes_recursive ("MAJ:MIN Read N" and "MAJ:MIN Write N" lines; the
+ * others, and "Total", skipped; v1 does not charge buffered writeback to the group) and v2's
+ * io.stat ("MAJ:MIN rbytes=N wbytes=N ..."; writeback charged to the group that dirtied the
+ * pages). Return: 0, -EINVAL on a malformed line, -ERANGE when a sum wraps.
  */
-int parse_blkio_read_bytes_buf(const char *buf, uint64_t *ret_bytes);
-int parse_io_stat_rbytes_buf(const char *buf, uint64_t *ret_bytes);
+int parse_blkio_io_bytes_buf(const char *buf, struct io_bytes *ret_io);
+int parse_io_stat_bytes_buf(const char *buf, struct io_bytes *ret_io);
 
 /* Readers: @dir is the cgroup's directory (absolute, may carry a fixture root prefix). */
 int read_mountinfo(const char *root, char *buf, size_t size, struct cgroup_mounts *ret_mounts);

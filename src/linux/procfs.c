@@ -32,6 +32,7 @@ static const struct kv_field vmstat_fields[] = {
     {"pgmajfault", VM(pgmajfault), 0},
     {"pgpgin", VM(pgpgin_kib), 0},
     {"oom_kill", VM(oom_kill), 0},
+    {"nr_dirtied", VM(nr_dirtied), 0},
 };
 #undef VM
 

@@ -33,6 +33,7 @@ struct proc_vmstat {
 	uint64_t pgmajfault;
 	uint64_t pgpgin_kib; /* read from storage (the kernel prints sectors / 2) */
 	uint64_t oom_kill;
+	uint64_t nr_dirtied; /* pages dirtied since boot (0 before 2.6.37) */
 };
 
 /*

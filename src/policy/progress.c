@@ -17,8 +17,9 @@ enum thrash_state progress_thrash(const struct round_sample *s, const struct pro
 	if (read < PROGRESS_SPAN_PAGES || s->span_refaulted_pages * PROGRESS_CLEAN_SHARE_DIV < read ||
 	    rate * 2 < floor)
 		return THRASH_NONE;
-	if (s->span_file_pages &&
-	    s->span_write_pending_pages * PROGRESS_WRITEBACK_SHARE_DIV >= s->span_file_pages)
+	if ((s->span_file_pages &&
+	     s->span_write_pending_pages * PROGRESS_WRITEBACK_SHARE_DIV >= s->span_file_pages) ||
+	    (s->recent_refaulted_pages && s->recent_written_pages >= s->recent_refaulted_pages))
 		return THRASH_WRITEBACK;
 	if (s->span_refaulted_pages * PROGRESS_THRASH_SHARE_DIV >= read && rate >= floor)
 		return THRASH_YES;

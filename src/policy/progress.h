@@ -20,10 +20,12 @@
  * Thrashing also needs @refault_min_pages refaults per second over the span (at least 1 s), so
  * that a trickle of rereads on a fast disk is not a verdict.
  *
- * Refaults beside writes are not thrashing either: when, in some round of the last
- * PROGRESS_SPAN_MAX_USEC, dirty + writeback pages made up at least 1/PROGRESS_WRITEBACK_SHARE_DIV
- * of the scope's file pages, a writer is pushing its pages through the cache and reclaim, which
- * cannot take dirty pages, takes the clean ones: a working set that fits is read back because
+ * Refaults beside writes are not thrashing either: when, in the last PROGRESS_SPAN_MAX_USEC, the
+ * scope wrote at least as many pages as it refaulted (where its writes are counted: v2's
+ * io.stat, the machine's nr_dirtied), or in some round dirty + writeback pages made up at least
+ * 1/PROGRESS_WRITEBACK_SHARE_DIV of its file pages (v1 counts no writes: this gauge is all it
+ * has), a writer is pushing its pages through the cache and reclaim, which cannot take dirty
+ * pages, takes the clean ones: a working set that fits is read back because
  * of the writer, not because it does not fit (measured: a rereader of 25 MiB beside 218 MiB of
  * anon in a 256 MiB group is reread at the disk's rate while a writer streams 2 GB/s through
  * the group; dirty + writeback peak at 20-28 MiB of a 34 MiB cache every second, and are 0 in
@@ -53,6 +55,8 @@
  *                      scope whose tasks' reads are not counted apart reads the machine's, which
  *                      can only lower the share
  * @parked:             v1 under_oom: tasks sleep on the OOM wait queue
+ * @recent_written_pages, @recent_refaulted_pages:  pages written and refaulted in the last
+ *                      PROGRESS_SPAN_MAX_USEC (written: 0 where not counted)
  * @span_write_pending_pages, @span_file_pages:  the round of the last PROGRESS_SPAN_MAX_USEC
  *                      with the largest share of dirty + writeback pages among the file pages:
  *                      those two gauges then (0, 0: none seen)
@@ -71,6 +75,8 @@ struct round_sample {
 	bool parked;
 	uint64_t span_write_pending_pages;
 	uint64_t span_file_pages;
+	uint64_t recent_written_pages;
+	uint64_t recent_refaulted_pages;
 };
 
 /*

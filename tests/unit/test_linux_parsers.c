@@ -744,37 +744,50 @@ static void test_zoneinfo_large_host(void **state)
  * 512 bytes), FUSE fstypes carry long subtypes; neither is a reason to fail. Several mounts
  * of one hierarchy: the whole one (root "/") wins over a subtree bind mount listed first.
  */
-/* A group's bytes read: v1 blkio (Read lines of every device, "Total" skipped) and v2 io.stat. */
+/* A group's bytes read and written: v1 blkio (Read and Write lines of every device, "Total"
+ * skipped) and v2 io.stat (rbytes and wbytes, the first two keys). */
 static void test_group_reads(void **state)
 {
-	uint64_t b = 7;
+	struct io_bytes io = {7, 7};
 
 	(void)state;
-	assert_int_equal(parse_blkio_read_bytes_buf("254:0 Read 8388608\n254:0 Write 4096\n"
-						    "254:0 Sync 0\n254:0 Async 8392704\n"
-						    "254:0 Discard 0\n254:0 Total 8392704\n"
-						    "11:0 Read 4096\n11:0 Total 4096\n"
-						    "Total 8396800\n",
-						    &b),
+	assert_int_equal(parse_blkio_io_bytes_buf("254:0 Read 8388608\n254:0 Write 4096\n"
+						  "254:0 Sync 0\n254:0 Async 8392704\n"
+						  "254:0 Discard 0\n254:0 Total 8392704\n"
+						  "11:0 Read 4096\n11:0 Write 8192\n11:0 Total 12288\n"
+						  "Total 8396800\n",
+						  &io),
 			 0);
-	assert_int_equal(b, 8388608 + 4096);
-	assert_int_equal(parse_blkio_read_bytes_buf("Total 0\n", &b), 0); /* no I/O yet */
-	assert_int_equal(b, 0);
-	assert_int_equal(parse_blkio_read_bytes_buf("254:0 Read 12abc\n", &b), -EINVAL);
-	assert_int_equal(parse_blkio_read_bytes_buf("sda Read 1\n", &b), -EINVAL);
+	assert_int_equal(io.read, 8388608 + 4096);
+	assert_int_equal(io.written, 4096 + 8192);
+	assert_int_equal(parse_blkio_io_bytes_buf("Total 0\n", &io), 0); /* no I/O yet */
+	assert_int_equal(io.read, 0);
+	assert_int_equal(io.written, 0);
+	assert_int_equal(parse_blkio_io_bytes_buf("254:0 Read 12abc\n", &io), -EINVAL);
+	assert_int_equal(parse_blkio_io_bytes_buf("254:0 Write 12abc\n", &io), -EINVAL);
+	assert_int_equal(parse_blkio_io_bytes_buf("sda Read 1\n", &io), -EINVAL);
 	assert_int_equal(
-	    parse_blkio_read_bytes_buf("1:0 Read 18446744073709551615\n2:0 Read 1\n", &b), -ERANGE);
-	assert_int_equal(parse_io_stat_rbytes_buf("254:0 rbytes=8388608 wbytes=4096 rios=64 wios=1 "
-						  "dbytes=0 dios=0\n11:0 rbytes=4096 wbytes=0\n",
-						  &b),
+	    parse_blkio_io_bytes_buf("1:0 Read 18446744073709551615\n2:0 Read 1\n", &io), -ERANGE);
+	assert_int_equal(
+	    parse_blkio_io_bytes_buf("1:0 Write 18446744073709551615\n2:0 Write 1\n", &io), -ERANGE);
+	assert_int_equal(parse_io_stat_bytes_buf("254:0 rbytes=8388608 wbytes=4096 rios=64 wios=1 "
+						 "dbytes=0 dios=0\n11:0 rbytes=4096 wbytes=12288\n",
+						 &io),
 			 0);
-	assert_int_equal(b, 8388608 + 4096);
-	assert_int_equal(parse_io_stat_rbytes_buf("", &b), 0);
-	assert_int_equal(b, 0);
-	assert_int_equal(parse_io_stat_rbytes_buf("254:0 wbytes=1 rbytes=2\n", &b), -EINVAL);
-	assert_int_equal(parse_io_stat_rbytes_buf("254:0 rbytes=-1\n", &b), -EINVAL);
-	assert_int_equal(parse_io_stat_rbytes_buf("254:0 rbytes=99999999999999999999\n", &b),
-			 -ERANGE);
+	assert_int_equal(io.read, 8388608 + 4096);
+	assert_int_equal(io.written, 4096 + 12288);
+	assert_int_equal(parse_io_stat_bytes_buf("", &io), 0);
+	assert_int_equal(io.read, 0);
+	assert_int_equal(io.written, 0);
+	assert_int_equal(parse_io_stat_bytes_buf("254:0 wbytes=1 rbytes=2\n", &io), -EINVAL);
+	assert_int_equal(parse_io_stat_bytes_buf("254:0 rbytes=2\n", &io), -EINVAL);
+	assert_int_equal(parse_io_stat_bytes_buf("254:0 rbytes=2 rios=1\n", &io), -EINVAL);
+	assert_int_equal(parse_io_stat_bytes_buf("254:0 rbytes=-1 wbytes=0\n", &io), -EINVAL);
+	assert_int_equal(parse_io_stat_bytes_buf("254:0 rbytes=1 wbytes=x\n", &io), -EINVAL);
+	assert_int_equal(
+	    parse_io_stat_bytes_buf("254:0 rbytes=99999999999999999999 wbytes=0\n", &io), -ERANGE);
+	assert_int_equal(
+	    parse_io_stat_bytes_buf("254:0 rbytes=0 wbytes=99999999999999999999\n", &io), -ERANGE);
 }
 
 static void test_mountinfo_odd_hosts(void **state)
