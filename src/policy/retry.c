@@ -297,17 +297,16 @@ bool should_compact_retry(unsigned int order, enum compact_result result, bool z
 
 	if (!order)
 		return false;
-	if (result == COMPACT_SUCCESS)
-		state->retries++;
 	if (result == COMPACT_SKIPPED)
 		return zonelist_suitable;
-	if (result != COMPACT_COMPLETE) {
+	/* A block was made but taken by a racer: retry some. */
+	if (result == COMPACT_SUCCESS) {
 		if (is_costly(order))
 			max_retries /= 4;
-		if (state->retries <= max_retries)
+		if (++state->retries <= max_retries)
 			return true;
 	}
-	/* Failed, or retried enough at this priority: try harder once more. */
+	/* Failed or deferred, or retried enough at this priority: try harder once more. */
 	min_priority = is_costly(order) ? MIN_COMPACT_COSTLY_PRIORITY : MIN_COMPACT_PRIORITY;
 	if (state->priority > min_priority) {
 		state->priority--;

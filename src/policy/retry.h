@@ -154,8 +154,8 @@ enum compact_priority {
 /* What the last direct compaction of an allocation did. */
 enum compact_result {
 	COMPACT_NOT_RUN,  /* order 0, or no compaction this round */
-	COMPACT_DEFERRED, /* every zone skipped: compaction_deferred() */
 	COMPACT_SKIPPED,  /* too few free order-0 pages to migrate into */
+	COMPACT_DEFERRED, /* skipped: compaction_deferred() (the kernel's order: above SKIPPED) */
 	COMPACT_COMPLETE, /* the scanners met without a block of the order: failed */
 	COMPACT_SUCCESS,  /* a block of the order was made */
 };
@@ -174,8 +174,9 @@ struct compact_retry_state {
  * should_compact_retry() - mainline (4.9+, "mm, oom: protect !costly allocations some more" and
  * the compaction priorities): after reclaim retries are exhausted, retry while compaction could
  * still make a block. Order 0 never; a success counts a retry (at most MAX_COMPACT_RETRIES, a
- * quarter for costly orders); a failure, or retries used up, raises the priority (down to
- * MIN_COMPACT_PRIORITY, MIN_COMPACT_COSTLY_PRIORITY for costly orders) and resets the count;
+ * quarter for costly orders); a failure or a deferral, or retries used up, raises the priority
+ * (down to MIN_COMPACT_PRIORITY, MIN_COMPACT_COSTLY_PRIORITY for costly orders) and resets the
+ * count;
  * skipped for want of free pages: retry if @zonelist_suitable (reclaim could give compaction
  * its free pages). The caller asks only when the last reclaim round made progress.
  */

@@ -28,13 +28,14 @@ static bool page_movable(const struct page *p)
 	       p->state == PS_FILE_DIRTY;
 }
 
-/* A pageblock worth emptying: some used pages, all of them movable. Returns the used count or
- * -1 when an unmovable page pins it. */
-static long pageblock_used(const struct sim *s, int32_t start)
+/* An order-aligned run worth emptying (isolate_migratepages_block() with skip_on_failure, 4.6:
+ * a page it cannot isolate ends the run): some used pages, all of them movable. Returns the used
+ * count, or -1 when an unmovable page pins the run. */
+static long run_used(const struct sim *s, int32_t start, int32_t len)
 {
 	long used = 0;
 
-	for (int32_t q = start; q < start + (int32_t)PAGEBLOCK_PAGES; q++) {
+	for (int32_t q = start; q < start + len; q++) {
 		const struct page *p = &s->pages[q];
 
 		if (p->state == PS_FREE) {
@@ -48,11 +49,14 @@ static long pageblock_used(const struct sim *s, int32_t start)
 	return used;
 }
 
-/* Isolates every free block in the pageblock at @start (isolate_freepages_block). */
+/* Isolates every free block in the pageblock at @start (isolate_freepages_block), if it is a
+ * suitable_migration_target(): a movable pageblock. */
 static void isolate_pageblock(struct compact_control *cc, int32_t start)
 {
 	struct sim *s = cc->s;
 
+	if (s->pageblock_mt[start / (int32_t)PAGEBLOCK_PAGES] != MT_MOVABLE)
+		return;
 	for (int32_t q = start; q < start + (int32_t)PAGEBLOCK_PAGES; q++) {
 		struct page *p = &s->pages[q];
 		int32_t n;
@@ -124,49 +128,81 @@ static bool zone_has_block(const struct sim_zone *z, unsigned int order)
 }
 
 /*
- * compact_zone() - compact @z until a free block of @order exists or the scanners meet. A zone
- * deferred after failures is skipped unless @ignore_defer (mainline at its highest priority).
- * Returns COMPACT_SUCCESS when such a block exists at the end, COMPACT_DEFERRED when skipped,
- * COMPACT_COMPLETE when the scanners met without one; *ret_migrated counts the pages moved.
+ * compaction_suitable() - enough free order-0 pages to migrate into: free above a watermark plus
+ * 2 << order (the copies need room for a while). 4.4 asks for the low watermark; mainline (4.8,
+ * "require only min watermarks for non-costly orders") for the min one below a costly order.
+ */
+bool compaction_suitable(const struct sim *s, const struct zone_snapshot *z, unsigned int order,
+			 int classzone, long free_pages)
+{
+	bool mainline = s->cfg && s->cfg->rule == RETRY_RULE_MAINLINE;
+	unsigned long mark = mainline && order <= PAGE_ALLOC_COSTLY_ORDER ? min_wmark_pages(z)
+									 : z->watermark[WMARK_LOW];
+
+	return __zone_watermark_ok(z, 0, mark + (2ul << order), classzone, ALLOC_CPUSET, free_pages);
+}
+
+/* Moves the movable pages of the run at @start, @len pages, into isolated free pages. Returns
+ * false when the free scanner met the migrate scanner. */
+static bool migrate_run(struct compact_control *cc, int32_t start, int32_t len,
+			unsigned long *migrated)
+{
+	struct sim *s = cc->s;
+
+	for (int32_t q = start; q < start + len; q++) {
+		if (!page_movable(&s->pages[q]))
+			continue;
+		if (!isolate_freepages(cc, start | (int32_t)(PAGEBLOCK_PAGES - 1)))
+			return false;
+		migrate_page(s, q, cc->isolated[--cc->nr_isolated]);
+		(*migrated)++;
+	}
+	return true;
+}
+
+/*
+ * compact_zone() - compact @z for a request of @order and @classzone: the migrate scanner walks
+ * up from the zone's start by order-aligned runs, the free scanner down from its end, until a
+ * free block of @order exists or the scanners meet. A zone deferred after failures is skipped
+ * unless @ignore_defer (mainline at its highest priority); a zone with too few free pages too.
+ * Returns COMPACT_SUCCESS when such a block exists at the end, COMPACT_DEFERRED or
+ * COMPACT_SKIPPED when it did not run, COMPACT_COMPLETE when the scanners met without one;
+ * *ret_migrated counts the pages moved.
  */
 enum compact_result compact_zone(struct sim *s, struct sim_zone *z, unsigned int order,
-				 bool ignore_defer, unsigned long *ret_migrated)
+				 int classzone, bool ignore_defer, unsigned long *ret_migrated)
 {
 	struct compact_control cc = {.s = s, .z = z};
 	int32_t end = z->start_pfn + (int32_t)z->nr_pages;
+	int32_t run = 1 << (order < PAGEBLOCK_ORDER ? order : PAGEBLOCK_ORDER);
 	unsigned long migrated = 0;
 	bool ok;
 
 	*ret_migrated = 0;
 	if (!z->nr_pages)
-		return COMPACT_COMPLETE;
-	if (zone_has_block(z, order))
-		return COMPACT_SUCCESS;
+		return COMPACT_SKIPPED;
 	/* compaction_deferred(): after failures, skip 1 << defer_shift attempts. */
 	if (!ignore_defer && z->compact_defer_shift &&
 	    ++z->compact_considered < (1u << z->compact_defer_shift))
 		return COMPACT_DEFERRED;
+	/* compaction_suitable(): the allocation would succeed already, or there is no room. */
+	if (zone_watermark_ok(&z->snap, order, z->snap.watermark[WMARK_LOW], classzone,
+			      ALLOC_CPUSET))
+		return COMPACT_SUCCESS;
+	if (!compaction_suitable(s, &z->snap, order, classzone, (long)z->snap.free_pages))
+		return COMPACT_SKIPPED;
 	cc.cap = z->nr_pages;
 	cc.isolated = malloc(cc.cap * sizeof(*cc.isolated));
 	if (!cc.isolated)
 		return COMPACT_COMPLETE;
 	cc.free_pfn = end;
-	for (int32_t pb = z->start_pfn;
-	     pb + (int32_t)PAGEBLOCK_PAGES <= cc.free_pfn && !zone_has_block(z, order);
-	     pb += (int32_t)PAGEBLOCK_PAGES) {
-		long used = pageblock_used(s, pb);
-
-		if (used <= 0)
+	for (int32_t q = z->start_pfn; q + run <= cc.free_pfn && !zone_has_block(z, order);
+	     q += run) {
+		if (run_used(s, q, run) <= 0)
 			continue;
-		for (int32_t q = pb; q < pb + (int32_t)PAGEBLOCK_PAGES; q++) {
-			if (!page_movable(&s->pages[q]))
-				continue;
-			if (!isolate_freepages(&cc, pb + (int32_t)PAGEBLOCK_PAGES - 1))
-				break;
-			migrate_page(s, q, cc.isolated[--cc.nr_isolated]);
-			migrated++;
-		}
-		if (cc.free_pfn <= pb + (int32_t)PAGEBLOCK_PAGES - 1)
+		if (!migrate_run(&cc, q, run, &migrated))
+			break;
+		if (cc.free_pfn <= (q | (int32_t)(PAGEBLOCK_PAGES - 1)))
 			break;
 	}
 	/* Unused isolated pages go back to the buddy allocator. */
@@ -191,5 +227,5 @@ enum compact_result compact_zone(struct sim *s, struct sim_zone *z, unsigned int
 bool compact_zone_order(struct sim *s, struct sim_zone *z, unsigned int order,
 			unsigned long *ret_migrated)
 {
-	return compact_zone(s, z, order, false, ret_migrated) == COMPACT_SUCCESS;
+	return compact_zone(s, z, order, z->snap.idx, false, ret_migrated) == COMPACT_SUCCESS;
 }

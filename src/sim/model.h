@@ -417,7 +417,9 @@ uint64_t kswapd_step(struct sim *s, struct sim_task *t);
 
 /* compaction.c */
 enum compact_result compact_zone(struct sim *s, struct sim_zone *z, unsigned int order,
-				 bool ignore_defer, unsigned long *ret_migrated);
+				 int classzone, bool ignore_defer, unsigned long *ret_migrated);
+bool compaction_suitable(const struct sim *s, const struct zone_snapshot *z, unsigned int order,
+			 int classzone, long free_pages);
 bool compact_zone_order(struct sim *s, struct sim_zone *z, unsigned int order,
 			unsigned long *ret_migrated);
 

@@ -54,8 +54,11 @@ static int zonelist_top(const struct sim *s, int classzone)
 /*
  * compaction_ready() of 4.3: a costly-order reclaim stops in a zone that has enough free memory
  * for compaction to make the block: order-0 pages above high + the balance gap + 2 << order.
+ * 4.3 tests without the lowmem reserve; mainline (6.x) tests as compaction_suitable() does, for
+ * the request's @classzone, so that a zone it calls ready is one compaction does not skip.
  */
-static bool compaction_ready(const struct sim_zone *z, unsigned int order)
+static bool compaction_ready(const struct sim *s, const struct sim_zone *z, unsigned int order,
+			     int classzone)
 {
 	const struct zone_snapshot *zs = &z->snap;
 	unsigned long gap = DIV_ROUND_UP(zs->managed_pages, 100);
@@ -64,6 +67,8 @@ static bool compaction_ready(const struct sim_zone *z, unsigned int order)
 	if (gap > zs->watermark[WMARK_LOW])
 		gap = zs->watermark[WMARK_LOW];
 	mark = zs->watermark[WMARK_HIGH] + gap + (2ul << order);
+	if (s->cfg->rule == RETRY_RULE_MAINLINE)
+		return zs->managed_pages && zone_watermark_ok(zs, 0, mark, classzone, ALLOC_CPUSET);
 	return zs->managed_pages && zone_watermark_ok(zs, 0, mark, 0, 0);
 }
 
@@ -91,7 +96,7 @@ unsigned long try_to_free_pages(struct sim *s, gfp_t gfp, unsigned int order, in
 
 			if (prio != DEF_PRIORITY && !zone_reclaimable(&z->snap))
 				continue;
-			if (order > PAGE_ALLOC_COSTLY_ORDER && compaction_ready(z, order)) {
+			if (order > PAGE_ALLOC_COSTLY_ORDER && compaction_ready(s, z, order, classzone)) {
 				ready = true;
 				continue;
 			}

@@ -129,7 +129,8 @@ static enum compact_result compact_zonelist(struct sim *s, unsigned int order, i
 
 	for (int i = top; i >= 0; i--) {
 		unsigned long migrated = 0;
-		enum compact_result r = compact_zone(s, &s->zones[i], order, ignore_defer, &migrated);
+		enum compact_result r =
+		    compact_zone(s, &s->zones[i], order, classzone, ignore_defer, &migrated);
 
 		*cost += cpu_time(s, migrated * MIGRATE_PAGE_NSEC);
 		if (r > best)
@@ -230,6 +231,21 @@ static enum may_oom alloc_may_oom(struct sim *s, struct sim_task *t, int classzo
 	return MAY_OOM_RETRY;
 }
 
+/* compaction_zonelist_suitable(): would compaction run in some zone if what reclaim can free
+ * were free? Mainline's answer to a compaction skipped for want of free pages. */
+static bool compaction_zonelist_suitable(const struct sim *s, unsigned int order,
+					 const struct alloc_request *req)
+{
+	for (size_t i = 0; i < req->nr_zones; i++) {
+		const struct zone_snapshot *z = &req->zones[i];
+		long available = (long)(z->free_pages + z->reclaimable_pages);
+
+		if (compaction_suitable(s, z, order, req->high_zoneidx, available))
+			return true;
+	}
+	return false;
+}
+
 /*
  * slowpath_round() - one pass of __alloc_pages_slowpath() from its retry label: kswapd, the
  * freelist at min, direct compaction (order > 0), direct reclaim, the rule's retry decision, the
@@ -262,7 +278,8 @@ static bool rule_retries(struct sim *s, struct alloc_state *a, unsigned int allo
 	}
 	/* Mainline: compaction feedback, when the last reclaim round made progress. */
 	if (s->cfg->rule == RETRY_RULE_MAINLINE && nr &&
-	    should_compact_retry(a->order, a->compact_result, true, &a->crs)) {
+	    should_compact_retry(a->order, a->compact_result,
+				 compaction_zonelist_suitable(s, a->order, &req), &a->crs)) {
 		s->res->compact_retries++;
 		a->last_oom_wait = false;
 		return true;

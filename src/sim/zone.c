@@ -173,28 +173,53 @@ static void expand(struct sim *s, struct sim_zone *z, int32_t pfn, unsigned int 
 	}
 }
 
-/* move_freepages_block(): the pageblock of @pfn becomes @mt with all its free blocks. */
-static void claim_pageblock(struct sim *s, struct sim_zone *z, int32_t pfn, int mt)
+/* move_freepages_block(): every free block of the pageblock of @pfn (the block about to be
+ * taken among them) goes onto @mt's lists. Returns the pages moved. */
+static unsigned long move_freepages_block(struct sim *s, struct sim_zone *z, int32_t pfn, int mt)
 {
 	int32_t start = pfn & ~(int32_t)(PAGEBLOCK_PAGES - 1);
+	unsigned long moved = 0;
 
-	s->pageblock_mt[start / (int32_t)PAGEBLOCK_PAGES] = (uint8_t)mt;
 	for (int32_t q = start; q < start + (int32_t)PAGEBLOCK_PAGES; q++) {
 		struct page *p = &s->pages[q];
+		unsigned int o = p->order;
 
-		if (p->state == PS_FREE && p->owner != mt && p->order < PAGEBLOCK_ORDER) {
-			unsigned int o = p->order;
-
+		if (p->state != PS_FREE)
+			continue;
+		if (p->owner != mt) {
 			area_del(s, z, q);
 			area_add(s, z, q, o, mt);
 		}
+		moved += 1ul << o;
+		q += (1 << o) - 1;
 	}
+	return moved;
+}
+
+/*
+ * steal_suitable_fallback() of 4.4, when can_steal_fallback() allows it (an unmovable request,
+ * or a block of at least half a pageblock): a block of a pageblock or more changes its
+ * pageblocks' type; otherwise the pageblock's free pages move to @mt's lists, and the pageblock
+ * changes type only if at least half of it was free. An unmovable request that falls back on a
+ * nearly full movable pageblock so takes its few free pages and leaves it mixed: movable by type,
+ * with unmovable pages in it that compaction cannot move.
+ */
+static void steal_fallback(struct sim *s, struct sim_zone *z, int32_t pfn, unsigned int o, int mt)
+{
+	if (o >= PAGEBLOCK_ORDER) {
+		for (int32_t q = pfn; q < pfn + (1 << o); q += (int32_t)PAGEBLOCK_PAGES)
+			s->pageblock_mt[q / (int32_t)PAGEBLOCK_PAGES] = (uint8_t)mt;
+		return;
+	}
+	if (move_freepages_block(s, z, pfn, mt) >= PAGEBLOCK_PAGES / 2)
+		s->pageblock_mt[pfn / (int32_t)PAGEBLOCK_PAGES] = (uint8_t)mt;
 }
 
 /*
  * buddy_alloc() - take a free block of @order from @z: the smallest fitting block on @mt's lists
- * (__rmqueue_smallest), else the largest on the other migratetype, claiming its pageblock when
- * the block is big enough (__rmqueue_fallback). The caller must have checked the watermark.
+ * (__rmqueue_smallest), else the largest on the other migratetype, stealing from its pageblock
+ * when can_steal_fallback() allows (__rmqueue_fallback of 4.4); what is left of the block goes
+ * onto @mt's lists, as expand() does there. The caller must have checked the watermark.
  * Returns the head pfn, or NO_PFN.
  */
 int32_t buddy_alloc(struct sim *s, struct sim_zone *z, unsigned int order, int mt)
@@ -213,20 +238,13 @@ int32_t buddy_alloc(struct sim *s, struct sim_zone *z, unsigned int order, int m
 	}
 	for (int o = MAX_ORDER - 1; o >= (int)order; o--) {
 		int32_t pfn = z->free_area[o][other].head;
-		int leftover_mt = other;
 
 		if (pfn == NO_PFN)
 			continue;
+		if (mt == MT_UNMOVABLE || o >= (int)PAGEBLOCK_ORDER / 2)
+			steal_fallback(s, z, pfn, (unsigned int)o, mt);
 		area_del(s, z, pfn);
-		if (o >= (int)PAGEBLOCK_ORDER) {
-			for (int32_t q = pfn; q < pfn + (1 << o); q += (int32_t)PAGEBLOCK_PAGES)
-				s->pageblock_mt[q / (int32_t)PAGEBLOCK_PAGES] = (uint8_t)mt;
-			leftover_mt = mt;
-		} else if (o >= (int)PAGEBLOCK_ORDER / 2) {
-			claim_pageblock(s, z, pfn, mt);
-			leftover_mt = mt;
-		}
-		expand(s, z, pfn, order, (unsigned int)o, leftover_mt);
+		expand(s, z, pfn, order, (unsigned int)o, mt);
 		z->snap.free_pages -= 1ul << order;
 		return pfn;
 	}

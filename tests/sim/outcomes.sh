@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # The outcomes the seeds predict, asserted on the model: the churn livelock under base and OOM
 # within 17 rounds under rework; the stuck victim without the reaper, freed with it, and the
-# reaper giving up on a victim holding mmap_sem for write so that the next victim is chosen.
+# reaper giving up on a victim holding mmap_sem for write so that the next victim is chosen;
+# frag: premature OOM kills for order-2/3 requests under the rework, fewer under mainline.
 set -u
 bin=${OOMGUARD_BIN:-./oomguard}
 rc=0
@@ -65,4 +66,26 @@ for rule in base rework rework-v4 mainline; do
 	expect "stuck-victim-mmap $rule gives up after 10 tries" "$((done_at - kill_at))" -ge 900000
 	expect "stuck-victim-mmap $rule first victim exits" "$(field "$j" victim_exit_usec)" -ge "$done_at"
 done
+
+# frag, seeds 1-3: a kill is premature when free + freeable page cache could still meet the min
+# watermark at order 0 (every kill here, by construction). base (4.3) retries while reclaim
+# progresses: no kill; the rework declares OOM as soon as no order-2/3 block exists after
+# reclaim; mainline retries on compaction's feedback: at most half the rework's premature kills
+# (without should_compact_retry() and 4.8's min-watermark compaction it has 3 to the rework's 4).
+declare -A premature
+for rule in base rework rework-v4 mainline; do
+	premature[$rule]=0
+	for s in 1 2 3; do
+		j=$(sim frag --policy $rule --seed $s)
+		expect_str "frag $rule seed $s outcome" "$(field "$j" outcome)" completed
+		p=$(field "$j" premature_kills)
+		expect "frag $rule seed $s: every kill premature" "$(field "$j" oom_kills)" -eq "$p"
+		premature[$rule]=$((premature[$rule] + p))
+	done
+done
+expect "frag base premature kills (seeds 1-3)" "${premature[base]}" -eq 0
+expect "frag rework premature kills (seeds 1-3)" "${premature[rework]}" -ge 3
+expect "frag rework-v4 premature kills (seeds 1-3)" "${premature[rework-v4]}" -ge 3
+expect "frag mainline premature kills, twice, at most rework's (${premature[rework]})" \
+	"$((2 * premature[mainline]))" -le "${premature[rework]}"
 exit $rc

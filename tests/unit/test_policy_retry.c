@@ -430,6 +430,12 @@ static void test_should_compact_retry(void **state)
 	assert_int_equal(n, MAX_COMPACT_RETRIES);
 	assert_true(should_compact_retry(2, COMPACT_SKIPPED, true, &cs));
 	assert_false(should_compact_retry(2, COMPACT_SKIPPED, false, &cs));
+	/* A deferral is a failure: it raises the priority, it does not retry in place. */
+	cs = (struct compact_retry_state){COMPACT_PRIO_ASYNC, 0};
+	n = 0;
+	while (should_compact_retry(2, COMPACT_DEFERRED, true, &cs) && n < 100)
+		n++;
+	assert_int_equal(n, 2);
 }
 
 int main(void)
