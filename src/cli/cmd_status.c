@@ -74,6 +74,11 @@ static void print_scope(const struct scope *s, FILE *out, bool json)
 		    s->round.is_round ? "true" : "false", s->round.progress ? "true" : "false",
 		    s->round.reason ? s->round.reason : "", s->decision.no_progress_loops, verdict,
 		    s->decision.reason ? s->decision.reason : "");
+		fprintf(out,
+			", \"kill_unit\": \"%s\", \"term_grace_msec\": %u, "
+			"\"reserve_permille\": %u",
+			config_kill_unit_name(s->set.kill_unit), s->set.term_grace_msec,
+			s->set.reserve_permille);
 		return;
 	}
 	fprintf(out, "%s (%s)\n", s->name, scope_kind_name(s->kind));
@@ -89,6 +94,14 @@ static void print_scope(const struct scope *s, FILE *out, bool json)
 	    (unsigned long long)s->sample.stall_events, (unsigned long long)s->sample.stall_usec,
 	    (unsigned long long)s->round.reclaimed_pages,
 	    (unsigned long long)s->sample.refaulted_pages);
+	/* the scope's settings: the global keys, or its [scope] section's */
+	fprintf(out, "  kills: %s%s", config_kill_unit_name(s->set.kill_unit),
+		s->set.term_grace_msec ? ", SIGTERM first" : ", SIGKILL at once");
+	if (s->set.term_grace_msec)
+		fprintf(out, " (SIGKILL %u ms later)", s->set.term_grace_msec);
+	if (s->kind != SCOPE_MACHINE) /* the machine's min is its zones' */
+		fprintf(out, "; reserve %u per mille of the limit", s->set.reserve_permille);
+	fputc('\n', out);
 	fprintf(out, "  round: %s (%s); next decision: %s (%s), no-progress rounds %d\n",
 		s->round.is_round ? (s->round.progress ? "progress" : "no progress") : "none",
 		s->round.reason ? s->round.reason : "-", verdict,

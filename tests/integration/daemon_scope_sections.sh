@@ -35,6 +35,19 @@ kill_unit = process
 cgroup = $b
 CONF
 
+# status shows each scope's settings: the section's, else the global keys'
+st=$("$OG_BIN" status --config "$tmp/conf" 2>&1)
+grep -A3 "^$a " <<<"$st" | grep -q 'kills: process, SIGTERM first (SIGKILL 4000 ms later); reserve 10' ||
+	fail "status: graceful's settings: $st"
+grep -A3 "^$b " <<<"$st" | grep -q 'kills: cgroup, SIGKILL at once; reserve 10' ||
+	fail "status: sudden's settings: $st"
+"$OG_BIN" status --config "$tmp/conf" --json | python3 -c '
+import json, sys
+s = {x["scope"]: x for x in json.load(sys.stdin)["scopes"]}
+g, u = s[sys.argv[1]], s[sys.argv[2]]
+assert (g["kill_unit"], g["term_grace_msec"]) == ("process", 4000), g
+assert (u["kill_unit"], u["term_grace_msec"]) == ("cgroup", 0), u
+' "$a" "$b" || fail "status --json: the settings"
 og_start "$tmp/log" --config "$tmp/conf" --interval 50 || exit 1
 grep -q "scope $a: \[scope graceful\]: reserve_permille=10 term_grace_msec=4000 kill_unit=process" \
 	"$tmp/log" || fail "no settings line for $a"
