@@ -69,7 +69,7 @@ GRACE_MS=2000    # a thrash must be killed within this of its start
 # cache, and a read of those counts as a refault: docs/daemon-design.md says what that means).
 # A page left cached there is charged to the grid's own group, not the cell's: its reads cost
 # the cell nothing, and a file can seem to fit in less room than it needs (seen once: a "fits"
-# cell whose first pass ran at 2 MiB/s on a 4 MiB/s disk). fincore checks that none is left.
+# cell read its 48 MiB first pass in 10 s on a 4 MiB/s disk). fincore checks that none is left.
 make_file() { # PATH MIB: written outside any limit, synced, dropped from the page cache
 	local try res
 	rm -f "$1"
