@@ -71,10 +71,10 @@ GRACE_MS=2000    # a thrash must be killed within this of its start
 # the cell nothing, and a file can seem to fit in less room than it needs (seen once: a "fits"
 # cell read its 48 MiB first pass in 10 s on a 4 MiB/s disk). fincore checks that none is left.
 make_file() { # PATH MIB: written outside any limit, synced, dropped from the page cache
-	local try res
+	local res
 	rm -f "$1"
 	dd if=/dev/zero of="$1" bs=1M count="$2" conv=fsync status=none || return 1
-	for try in 1 2 3; do
+	for _ in 1 2 3; do
 		python3 -c "import os,sys; fd=os.open(sys.argv[1], os.O_RDONLY); os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)" "$1"
 		res=$(fincore --bytes --noheadings --output RES "$1" 2>/dev/null | tr -d ' ')
 		[ "${res:-0}" = 0 ] && return 0
