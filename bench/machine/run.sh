@@ -5,7 +5,7 @@
 # (2 GiB, 2 CPUs), one boot per cell; then the report (report.sh).
 # Usage: bench/machine/run.sh [--quick] [--contenders=a,b] [--scenarios=a,b] [--zram=0,1]
 #                             [--oom-policy=stop|continue] [--out=DIR] [--report=FILE]
-#                             [--no-report]
+#                             [--no-report] [--resume]
 #   --quick       smaller scenarios (40 eaters, 90 s thrash, 16 MiB/s leak, 256 MiB fit steps)
 #   contenders    kernel, oomguard, earlyoom, nohang, systemd-oomd (default: all)
 #   scenarios     flood, thrash, leak, forkstorm, fit (default: all); idle: the probe alone
@@ -15,13 +15,15 @@
 #                 OOMPolicy=continue (cells SCENARIO[-zram]-continue)
 #   --out=DIR     where the cells go (default build/machine/runs/UTC-TIME)
 #   --report=FILE the report (default docs/bench-machine.md; plots beside it in docs/bench-machine/)
+#   --resume      with --out=DIR of a run that stopped: the cells that have results are kept, the
+#                 others (a cell cut short included) boot again from nothing
 #   MB_TIMEOUT    seconds a cell may run before its guest is stopped (default 1200)
 #   MB_IO         the user's disk throttle: "RBPS WBPS RIOPS" (default "50M 50M 1000")
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 quick=0 contenders=kernel,oomguard,earlyoom,nohang,systemd-oomd
 scenarios=flood,thrash,leak,forkstorm,fit zrams=0,1 outdir="" report=docs/bench-machine.md
-do_report=1 policy=stop
+do_report=1 policy=stop resume=0
 for arg in "$@"; do
 	case $arg in
 	--quick) quick=1 ;;
@@ -32,7 +34,8 @@ for arg in "$@"; do
 	--oom-policy=stop | --oom-policy=continue) policy=${arg#*=} ;;
 	--report=*) report=${arg#*=} ;;
 	--no-report) do_report=0 ;;
-	-h | --help) sed -n '3,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	--resume) resume=1 ;;
+	-h | --help) sed -n '3,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "run.sh: unknown argument $arg (see --help)" >&2; exit 2 ;;
 	esac
 done
@@ -56,6 +59,10 @@ done
 for z in ${zrams//,/ }; do
 	case $z in 0 | 1) ;; *) echo "run.sh: --zram takes 0, 1 or 0,1, not '$z'" >&2; exit 2 ;; esac
 done
+if [ $resume = 1 ] && { [ -z "$outdir" ] || [ ! -d "$outdir" ]; }; then
+	echo "run.sh: --resume wants --out=DIR of an earlier run" >&2
+	exit 2
+fi
 read -r rbps wbps riops <<<"${MB_IO:-50M 50M 1000}"
 timeout_s=${MB_TIMEOUT:-1200}
 
@@ -79,6 +86,11 @@ cell() {
 	dir=$outdir/$scen/$cont
 	[ "$z" = 1 ] && dir=$outdir/$scen-zram/$cont
 	[ "$policy" = stop ] || dir=${dir%/*}-$policy/$cont
+	if [ $resume = 1 ] && [ -s "$dir/out/meta" ] && [ ! -e "$dir/results.img" ]; then
+		echo "run.sh: $scen zram=$z $cont: kept (results in $dir)"
+		return 0
+	fi
+	rm -rf "$dir"
 	mkdir -p "$dir"
 	qemu-img create -q -f qcow2 -b "$img" -F raw "$dir/root.qcow2"
 	truncate -s 4G "$dir/scratch.img"
