@@ -8,10 +8,10 @@
 #     starts when its first pass ends (its "pass 1" line): a kill must come within 2 s of that,
 #     and none before it (the first pass is a cold read: I/O, not thrashing);
 #   not-caught cells (zero kills): a stream of a fresh file ten times the group beside anon
-#     memory; a rereading working set that fits; one that fits with 5 % to spare while a writer
+#     of ANON % of it; a rereading working set that fits; one that fits with 5 % to spare while a writer
 #     churns the page cache; a build (short-lived processes allocating and exiting).
 # Usage: bench/thrash-grid.sh [--profile full|quick|check] [--contenders a,b] [--out DIR]
-#                             [--report FILE]
+#                             [--report FILE] [--read-ahead KB]
 #   full   every cell for oomguard; a subset of cells for the others (the default)
 #   quick  a few cells of each kind, for every contender
 #   check  the `make check` subset: a slow-disk cell, a fast one, a stream; oomguard only; exits
@@ -20,11 +20,13 @@
 #   --resume       with --out DIR of a run that stopped: run only the cells it has no line for
 #   --only REGEX   only the cells whose line ("KIND RATE OVER ANON MODE", e.g. "churn 16 0 90
 #                  read") matches the extended regular expression
+#   --read-ahead KB  the files' disk reads ahead KB (its read_ahead_kb) for the run, restored
+#                  after it (default: as the disk is set; the kernel's default is 128)
 set -u
 cd "$(dirname "$0")/.." || exit 1
 top=$PWD
 profile=full contenders=oomguard,kernel,earlyoom,nohang out="" report=docs/bench-thrash.md
-rejudge_dir="" resume=0 only=""
+rejudge_dir="" resume=0 only="" read_ahead=""
 while [ $# -gt 0 ]; do
 	case $1 in
 	--profile) profile=$2; shift ;;
@@ -34,13 +36,16 @@ while [ $# -gt 0 ]; do
 	--rejudge) rejudge_dir=$2; shift ;;
 	--resume) resume=1 ;;
 	--only) only=$2; shift ;;
-	-h | --help) sed -n '3,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	--read-ahead) read_ahead=$2; shift ;;
+	-h | --help) sed -n '3,24p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "thrash-grid.sh: unknown argument $1" >&2; exit 2 ;;
 	esac
 	shift
 done
 case $profile in full | quick | check) ;; *) echo "thrash-grid.sh: bad --profile $profile" >&2; exit 2 ;; esac
 [ "$profile" = check ] && contenders=oomguard
+[ -z "$read_ahead" ] || [[ $read_ahead =~ ^[1-9][0-9]{0,5}$ ]] ||
+	{ echo "thrash-grid.sh: --read-ahead wants KiB (a positive number), not '$read_ahead'" >&2; exit 2; }
 
 CG_TAG=grid
 # shellcheck source=tests/lib/cgroup.sh
@@ -90,7 +95,13 @@ make_file() { # PATH MIB: written outside any limit, synced, dropped from the pa
 . bench/contenders.sh
 DAEMON_LIMIT=256M # each daemon's own memory group, as in bench/run.sh
 DPID="" # the daemon of the running cell: stopped with the grid
-trap '[ -n "$DPID" ] && kill -TERM "$DPID" 2>/dev/null; cg_cleanup_all; stop_lxcfs; rm -rf "$out/files"' EXIT
+ra_file=/sys/dev/block/$(cg_disk_of "$out")/queue/read_ahead_kb
+ra_was=$(cat "$ra_file") || exit 1
+trap '[ -n "$DPID" ] && kill -TERM "$DPID" 2>/dev/null; cg_cleanup_all; stop_lxcfs; rm -rf "$out/files"
+	[ "$(cat "$ra_file")" = "$ra_was" ] || echo "$ra_was" >"$ra_file"' EXIT
+if [ -n "$read_ahead" ] && [ -z "$rejudge_dir" ]; then
+	echo "$read_ahead" >"$ra_file" || { echo "thrash-grid.sh: cannot set $ra_file" >&2; exit 1; }
+fi
 
 # sizes RATE OVER ANON: LIMIT FILE ANON in MiB for a thrash cell. The file exceeds the room left
 # beside anon (limit - anon - overhead) by OVER %; anon:file is ANON:(100 - ANON); the file is
@@ -135,8 +146,8 @@ run_cell() {
 		export CELL_W2="$tools/writer $out/files/w 512M" CELL_AFTER_PASS=2
 		secs=40
 		;;
-	stream) # a fresh file of ten times the group, read once beside anon of half the group
-		lim=128 anonm=64 file=1280
+	stream) # a fresh file of ten times the group, read once beside anon of ANON % of the group
+		lim=128 anonm=$((128 * anon / 100)) file=1280
 		make_file "$out/files/f" "$file" || return 1
 		export CELL_W1="$tools/mem_eater ${anonm}M"
 		export CELL_W2="dd if=$out/files/f of=/dev/null bs=1M"
@@ -312,6 +323,8 @@ cells() {
 		done
 		echo "stream $r 0 50 read $([ "$r" = 4 ] || [ "$r" = 0 ] && echo all || echo oomguard)"
 	done
+	# A stream in a tight room (13 MiB beside the anon): a few read-ahead windows of a big one.
+	for r in 4 0; do echo "stream $r 0 90 read oomguard"; done
 	for r in 4 0; do
 		for m in read mmap; do echo "fits $r 0 50 $m oomguard"; done
 	done

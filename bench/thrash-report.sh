@@ -130,8 +130,8 @@ done
 		}
 	}' "$res"
 	echo
-	echo "Kinds: **stream**, a fresh file of ten times the group read once beside anon of half the"
-	echo "group; **fits**, a rereading working set with its file at 80 % of the room left; **churn**,"
+	echo "Kinds: **stream**, a fresh file of ten times the group read once beside anon of ANON % of"
+	echo "the group; **fits**, a rereading working set with its file at 80 % of the room left; **churn**,"
 	echo "anon + file at 95 % of the group, a writer looping over 512 MiB files from the thrasher's"
 	echo "third pass on; **build**, 200 short-lived processes of 24-56 MiB, four at a time."
 	echo "A v1 group at 95 % with a writer's dirty pages is at the edge of the kernel's own memcg"
