@@ -109,6 +109,8 @@ static void check_zone(const struct sim *s, const struct sim_zone *z, unsigned l
 	CHECK_EQ("reclaimable = file pages", z->snap.reclaimable_pages,
 		 counts[PS_FILE_CLEAN] + counts[PS_FILE_MAPPED] + counts[PS_FILE_DIRTY] +
 		     counts[PS_FILE_WB]);
+	CHECK_EQ("folded LRU + per-CPU diffs = file pages", vmstat_snapshot(z, VM_LRU_FILE),
+		 z->snap.reclaimable_pages);
 	CHECK_EQ("write_pending", z->snap.write_pending,
 		 counts[PS_FILE_DIRTY] + counts[PS_FILE_WB]);
 	for (int st = 0; st < NR_PAGE_STATES; st++)

@@ -138,6 +138,7 @@ void page_make_file_dirty(struct sim *s, int32_t pfn, int file)
 	lb_add_tail(s, &s->files[file].pages, pfn);
 	z->nr_dirty++;
 	z->snap.reclaimable_pages++;
+	vmstat_lru(s, z, 1);
 	z->snap.write_pending++;
 }
 
@@ -152,6 +153,7 @@ void page_make_file_mapped(struct sim *s, int32_t pfn, int file)
 	la_add_tail(s, &z->lists[ZL_FILE_MAPPED], pfn);
 	lb_add_tail(s, &s->files[file].pages, pfn);
 	z->snap.reclaimable_pages++;
+	vmstat_lru(s, z, 1);
 }
 
 void page_file_start_writeback(struct sim *s, int32_t pfn)
@@ -178,6 +180,7 @@ void page_file_end_writeback(struct sim *s, int32_t pfn)
 	if (p->flags & PGF_ORPHAN) {
 		p->flags &= (uint8_t)~PGF_ORPHAN;
 		z->snap.reclaimable_pages--;
+		vmstat_lru(s, z, -1);
 		p->owner = NO_TASK;
 		buddy_free(s, pfn, 0);
 		return;
@@ -208,12 +211,14 @@ void page_release(struct sim *s, int32_t pfn)
 		       pfn);
 		lb_del(s, &s->files[p->owner].pages, pfn);
 		z->snap.reclaimable_pages--;
+		vmstat_lru(s, z, -1);
 		break;
 	case PS_FILE_DIRTY:
 		la_del(s, &s->bdev.dirty, pfn);
 		lb_del(s, &s->files[p->owner].pages, pfn);
 		z->nr_dirty--;
 		z->snap.reclaimable_pages--;
+		vmstat_lru(s, z, -1);
 		z->snap.write_pending--;
 		break;
 	default:

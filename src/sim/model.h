@@ -125,8 +125,20 @@ enum zone_list { ZL_ANON, ZL_FILE_CLEAN, ZL_FILE_MAPPED, NR_ZONE_LISTS };
  * @nr_huge:     pages in hugetlb pages
  * @nr_isolated: free pages held by compaction
  */
+/* The per-CPU vmstat counters the model keeps (vmstat.c). */
+enum vm_item { VM_LRU_FILE, VM_PAGES_SCANNED, NR_VM_ITEMS };
+
+struct vmstat_zone {
+	long global[NR_VM_ITEMS];         /* zone->vm_stat[]: what zone_page_state() reads */
+	long diff[NR_CPUS][NR_VM_ITEMS]; /* each CPU's vm_stat_diff[], not folded yet */
+};
+
+/* sysctl_stat_interval: vmstat_update() runs on each CPU once a second (HZ). */
+#define VMSTAT_INTERVAL_USEC USEC_PER_SEC
+
 struct sim_zone {
 	struct zone_snapshot snap;
+	struct vmstat_zone vm;
 	int32_t start_pfn;
 	unsigned long nr_pages;
 	struct plist free_area[MAX_ORDER][2];
@@ -333,6 +345,11 @@ struct sim {
 	uint64_t oom_rs_begin;   /* the report rate limit's interval start */
 	unsigned int oom_rs_printed;
 	uint64_t drift_prng; /* per-CPU vmstat remainders: a stream apart from the interleaving */
+	uint64_t vmstat_next[NR_CPUS]; /* each CPU's next vmstat_update() */
+	unsigned int vmstat_cpu;       /* the CPU the current event runs on */
+	bool vmstat_off;               /* mainline: counters read exact (snapshots) */
+	bool vmstat_batch;             /* a reclaim batch: LRU changes add up, then count once */
+	long vmstat_batch_delta;
 	bool stop;
 	unsigned long csv_oom_events;
 	unsigned long steps;
@@ -425,6 +442,17 @@ bool compact_zone_order(struct sim *s, struct sim_zone *z, unsigned int order,
 
 /* zone.c: the per-CPU vmstat threshold of 4.3 (calculate_normal_threshold) */
 unsigned long vmstat_threshold(const struct sim_zone *z);
+
+/* vmstat.c: per-CPU counters, folded as 4.3 folds them */
+void vmstat_init(struct sim *s);
+void vmstat_pick_cpu(struct sim *s);
+void vmstat_mod(struct sim *s, struct sim_zone *z, enum vm_item item, long delta);
+unsigned long vmstat_read(struct sim *s, struct sim_zone *z, enum vm_item item);
+unsigned long vmstat_snapshot(const struct sim_zone *z, enum vm_item item);
+void vmstat_pages_scanned_reset(struct sim *s, struct sim_zone *z);
+void vmstat_pages_scanned_add(struct sim *s, struct sim_zone *z, unsigned long nr);
+void vmstat_lru(struct sim *s, struct sim_zone *z, long delta);
+void vmstat_reads(struct sim *s, struct zone_snapshot *zones, size_t nr);
 
 /* slowpath.c */
 enum alloc_status { ALLOC_OK, ALLOC_WAIT, ALLOC_FAIL };

@@ -36,11 +36,26 @@ void shrink_zone(struct sim *s, struct sim_zone *z, int priority, unsigned long 
 	if (scanned > reclaim)
 		rr->met_dirty = true;
 
-	z->snap.pages_scanned += scanned;
+	vmstat_pages_scanned_add(s, z, scanned);
+	/* isolate_lru_pages(): the batch leaves the LRU counter at once (update_lru_size()) */
+	s->vmstat_batch = true;
+	s->vmstat_batch_delta = 0;
 	for (unsigned long i = 0; i < reclaim; i++)
 		page_release(s, z->lists[ZL_FILE_CLEAN].head);
+	s->vmstat_batch = false;
+	if (s->vmstat_batch_delta)
+		vmstat_mod(s, z, VM_LRU_FILE, s->vmstat_batch_delta);
 	rr->nr_scanned += scanned;
 	rr->nr_reclaimed += reclaim;
+}
+
+/* zone_reclaimable() as 4.3's reclaim reads it: zone_page_state(), without the CPUs' diffs. */
+static bool zone_reclaimable_read(struct sim *s, struct sim_zone *z)
+{
+	struct zone_snapshot zs = z->snap;
+
+	vmstat_reads(s, &zs, 1);
+	return zone_reclaimable(&zs);
 }
 
 /* The zones an allocation may use, highest first (the zonelist). */
@@ -94,7 +109,7 @@ unsigned long try_to_free_pages(struct sim *s, gfp_t gfp, unsigned int order, in
 		for (int i = top; i >= 0; i--) {
 			struct sim_zone *z = &s->zones[i];
 
-			if (prio != DEF_PRIORITY && !zone_reclaimable(&z->snap))
+			if (prio != DEF_PRIORITY && !zone_reclaimable_read(s, z))
 				continue;
 			if (order > PAGE_ALLOC_COSTLY_ORDER && compaction_ready(s, z, order, classzone)) {
 				ready = true;
@@ -135,12 +150,12 @@ void wakeup_kswapd(struct sim *s, unsigned int order, int classzone)
 		task_wake(s, k, 0);
 }
 
-static bool zone_needs_kswapd(const struct sim_zone *z)
+static bool zone_needs_kswapd(struct sim *s, struct sim_zone *z)
 {
 	const struct zone_snapshot *zs = &z->snap;
 
 	return zs->managed_pages && zs->free_pages < zs->watermark[WMARK_HIGH] &&
-	       zone_reclaimable(zs);
+	       zone_reclaimable_read(s, z);
 }
 
 /*
@@ -157,7 +172,7 @@ uint64_t kswapd_step(struct sim *s, struct sim_task *t)
 
 	(void)t;
 	for (int i = 0; i < s->nr_populated; i++)
-		work |= zone_needs_kswapd(&s->zones[i]);
+		work |= zone_needs_kswapd(s, &s->zones[i]);
 	if (!work)
 		return 0;
 	for (int prio = DEF_PRIORITY; prio >= 0; prio--) {
@@ -167,13 +182,13 @@ uint64_t kswapd_step(struct sim *s, struct sim_task *t)
 			struct sim_zone *z = &s->zones[i];
 			unsigned long target;
 
-			if (!zone_needs_kswapd(z))
+			if (!zone_needs_kswapd(s, z))
 				continue;
 			target = z->snap.watermark[WMARK_HIGH] - z->snap.free_pages;
 			rr.nr_reclaimed = 0;
 			shrink_zone(s, z, prio, target, &rr);
 			total += rr.nr_reclaimed;
-			pending |= zone_needs_kswapd(z);
+			pending |= zone_needs_kswapd(s, z);
 		}
 		if (!pending)
 			break;

@@ -109,6 +109,8 @@ int machine_init(struct sim *s, const struct sim_config *cfg, struct sim_result 
 	s->lock_holder = s->lock_waiter = NO_TASK;
 	s->oom_victim = NO_TASK;
 	s->drift_prng = seed * 0x9e3779b97f4a7c15ull + 0x7f4a7c15ull;
+	s->vmstat_off = cfg->rule == RETRY_RULE_MAINLINE;
+	vmstat_init(s);
 	s->kswapd = s->reaper = s->first_victim = NO_TASK;
 	plist_init(&s->huge_pool);
 	for (unsigned int f = 0; f < SIM_MAX_FILES; f++)
@@ -332,6 +334,7 @@ void machine_loop(struct sim *s)
 			break;
 		}
 		s->now = ev.when;
+		vmstat_pick_cpu(s);
 		switch (ev.kind) {
 		case EV_TASK:
 			if (ev.gen != s->tasks[ev.task].gen || s->tasks[ev.task].run == TR_DEAD)

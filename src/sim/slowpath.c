@@ -55,41 +55,6 @@ void fill_request(struct sim *s, gfp_t gfp, unsigned int order, unsigned int all
 	req->nr_zones = n;
 }
 
-/* A draw in [0, n] from the vmstat stream (splitmix64), apart from the interleaving's. */
-static unsigned long drift_below(struct sim *s, unsigned long n)
-{
-	uint64_t z = (s->drift_prng += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return (unsigned long)((z ^ (z >> 31)) % (n + 1));
-}
-
-/*
- * vmstat_drift() - the counters as 4.3's zone_page_state() reads them: without what each CPU
- * has not folded yet (less than vmstat_threshold() per CPU and counter). NR_PAGES_SCANNED only
- * grows between frees, so it reads up to NR_CPUS thresholds short; zone_reclaimable_pages() sums
- * two file LRU counters, each off by up to a threshold per CPU either way. Which remainders the
- * CPUs hold at the instant of a read depends on the interleaving: a draw from its own stream
- * stands for it, so the seed varies it. base and both reworks read so (the reworks read free
- * pages by zone_page_state_snapshot()); mainline's reads are exact.
- */
-static void vmstat_drift(struct sim *s, struct zone_snapshot *zones, size_t nr)
-{
-	for (size_t i = 0; i < nr; i++) {
-		struct zone_snapshot *z = &zones[i];
-		unsigned long t = vmstat_threshold(&s->zones[z->idx]);
-		unsigned long short_by = drift_below(s, NR_CPUS * t);
-		long lru = (long)drift_below(s, 4 * NR_CPUS * t) - (long)(2 * NR_CPUS * t);
-
-		z->pages_scanned = z->pages_scanned > short_by ? z->pages_scanned - short_by : 0;
-		if (lru < 0 && (unsigned long)-lru > z->reclaimable_pages)
-			z->reclaimable_pages = 0;
-		else
-			z->reclaimable_pages = (unsigned long)((long)z->reclaimable_pages + lru);
-	}
-}
-
 /* Sleeps until the device is no longer congested, or @timeout_usec, if it is congested now
  * (wait_iff_congested); otherwise only cond_resched(). */
 static uint64_t wait_iff_congested(const struct sim *s, uint64_t timeout_usec)
@@ -264,8 +229,8 @@ static bool rule_retries(struct sim *s, struct alloc_state *a, unsigned int allo
 	struct retry_decision d;
 
 	fill_request(s, a->gfp, a->order, alloc_flags, zones, &req);
-	if (s->cfg->rule != RETRY_RULE_MAINLINE)
-		vmstat_drift(s, zones, req.nr_zones);
+	/* 4.3's zone_reclaimable() and zone_reclaimable_pages() read zone_page_state() */
+	vmstat_reads(s, zones, req.nr_zones);
 	reclaim_retry_decide(s->cfg->rule, &req, nr, &a->rs, &d);
 	s->last_no_progress_loops = d.no_progress_loops;
 	if (d.verdict == RETRY_RECLAIM || d.verdict == RETRY_UNRESERVE_HIGHATOMIC) {

@@ -262,7 +262,7 @@ void buddy_free(struct sim *s, int32_t pfn, unsigned int order)
 	int mt;
 
 	z->snap.free_pages += 1ul << order;
-	z->snap.pages_scanned = 0;
+	vmstat_pages_scanned_reset(s, z);
 	z->nr_frees++;
 	s->res->page_events++;
 	s->pages[pfn].state = PS_FREE_TAIL;
