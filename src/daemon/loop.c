@@ -244,14 +244,15 @@ static void log_started(const struct daemon *d)
 	for (size_t i = 0; i < d->nr_scopes; i++) {
 		const struct scope *s = &d->scopes[i];
 
-		log_msg(LOG_PRIO_INFO, "scope %s (%s)%s%s, reads %s", s->name,
+		log_msg(LOG_PRIO_INFO, "scope %s (%s)%s%s, reads %s, read-ahead %llu KiB", s->name,
 			scope_kind_name(s->kind), s->oom_efd >= 0 ? ", OOM eventfd" : "",
 			s->pressure_efd >= 0 ||
 				(s->kind == SCOPE_MACHINE && d->ev.machine_efd >= 0)
 			    ? ", vmpressure eventfd"
 			: s->events_watch_fd >= 0 ? ", memory.events watched"
 						  : "",
-			scope_reads_name(s));
+			scope_reads_name(s),
+			(unsigned long long)pages_to_kib(s->readahead_pages, s->page_shift));
 	}
 	log_sections(d);
 }

@@ -199,6 +199,8 @@ struct scope {
 	struct retry_state retry;
 	unsigned int quiet_rounds;
 	struct round_sample sample;
+	uint64_t readahead_pages;     /* the machine's largest read-ahead window (0: unknown) */
+	struct long_share long_share; /* refaults among reads, over a few windows (progress.h) */
 	struct round_result round;
 	struct retry_decision decision;
 	bool decided;

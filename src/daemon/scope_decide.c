@@ -203,7 +203,8 @@ bool scope_kernel_killed(const struct scope *s, const struct scope_snapshot *bef
 
 void scope_decide(struct scope *s, const struct config *c)
 {
-	struct progress_params params = {c->stall_bound_permille, c->refault_min_pages};
+	struct progress_params params = {c->stall_bound_permille, c->refault_min_pages,
+					 s->readahead_pages};
 	struct round_sample *smp = &s->sample;
 	struct alloc_request req;
 	const struct scope_counters *old;
@@ -231,6 +232,11 @@ void scope_decide(struct scope *s, const struct config *c)
 	smp->has_reclaimed = s->kind != SCOPE_CGROUP_V1;
 	smp->refaulted_pages = delta(s->cur.refaulted, old->refaulted);
 	span_sample(s, smp);
+	progress_long_share_add(&s->long_share, s->cur.read_pages, s->cur.refaulted,
+				PROGRESS_RA_MEMORY_WINDOWS * s->readahead_pages);
+	smp->file_pages = bytes_to_pages(s->cur.file_bytes, s->page_shift);
+	smp->long_read_pages = s->long_share.read;
+	smp->long_refaulted_pages = s->long_share.refaulted;
 	smp->parked = s->cur.parked;
 	progress_round(smp, &params, &s->round);
 	s->decided = true;

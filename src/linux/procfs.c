@@ -4,6 +4,7 @@
 #include "linux/procfs.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -389,6 +390,36 @@ int read_psi(const char *root, const char *path, char *buf, size_t size, struct 
 	ssize_t n = sys_read_file(root, path, buf, size);
 
 	return n < 0 ? (int)n : parse_psi_buf(buf, ret_psi);
+}
+
+int read_max_readahead_kb(const char *root, char *buf, size_t size, uint64_t *ret_kb)
+{
+	char dents[2048], path[128];
+	int fd = sys_open_path(root, "/sys/block", O_RDONLY | O_DIRECTORY);
+	long n;
+
+	*ret_kb = 0;
+	if (fd < 0)
+		return fd;
+	while ((n = sys->getdents64(fd, dents, sizeof(dents))) > 0) {
+		for (long off = 0; off < n;) {
+			struct linux_dirent64 *d = (struct linux_dirent64 *)(void *)(dents + off);
+			const char *p = buf;
+			uint64_t kb;
+
+			off += d->d_reclen;
+			if (d->d_name[0] == '.' ||
+			    snprintf(path, sizeof(path), "/sys/block/%s/queue/read_ahead_kb",
+				     d->d_name) >= (int)sizeof(path))
+				continue;
+			if (sys_read_file(root, path, buf, size) < 0 || parse_u64(&p, &kb) < 0)
+				continue; /* a disk without a queue (or gone): no window */
+			if (kb > *ret_kb)
+				*ret_kb = kb;
+		}
+	}
+	sys->close(fd);
+	return n < 0 ? (int)n : 0;
 }
 
 static int pid_path(char *out, size_t size, pid_t pid, const char *file)

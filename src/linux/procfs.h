@@ -101,6 +101,13 @@ int parse_pid_cgroup_buf(const char *buf, const char *controller, char *ret_path
 int read_vmstat(const char *root, char *buf, size_t size, struct proc_vmstat *ret_vmstat);
 int read_meminfo(const char *root, char *buf, size_t size, struct proc_meminfo *ret_meminfo);
 int read_psi(const char *root, const char *path, char *buf, size_t size, struct psi_stats *ret_psi);
+
+/*
+ * read_max_readahead_kb() - the largest read_ahead_kb of the disks in /sys/block (under @root):
+ * the longest window a read-ahead brings into the page cache at once. Return: 0 (@ret_kb 0 when
+ * no disk says), or -errno when /sys/block cannot be listed.
+ */
+int read_max_readahead_kb(const char *root, char *buf, size_t size, uint64_t *ret_kb);
 int read_pid_stat(const char *root, pid_t pid, char *buf, size_t size, struct pid_stat *ret_stat);
 int read_pid_status(const char *root, pid_t pid, char *buf, size_t size,
 		    struct pid_status *ret_status);

@@ -4,6 +4,14 @@
 
 #include <string.h>
 
+/* A room of few read-ahead windows whose long share stays under the bound (progress.h). */
+static bool readahead_over_room(const struct round_sample *s, const struct progress_params *p)
+{
+	return p->readahead_pages && s->file_pages &&
+	       s->file_pages < PROGRESS_RA_ROOM_WINDOWS * p->readahead_pages &&
+	       s->long_refaulted_pages * 1000 < s->long_read_pages * PROGRESS_RA_SHARE_PERMILLE;
+}
+
 enum thrash_state progress_thrash(const struct round_sample *s, const struct progress_params *p)
 {
 	/* A read without a pgpgin count (NFS, FUSE) still refaults: refaults are reads too. */
@@ -22,8 +30,49 @@ enum thrash_state progress_thrash(const struct round_sample *s, const struct pro
 	    (s->recent_refaulted_pages && s->recent_written_pages >= s->recent_refaulted_pages))
 		return THRASH_WRITEBACK;
 	if (s->span_refaulted_pages * PROGRESS_THRASH_SHARE_DIV >= read && rate >= floor)
-		return THRASH_YES;
+		return readahead_over_room(s, p) ? THRASH_READAHEAD : THRASH_YES;
 	return THRASH_MIXED;
+}
+
+/* v * num / den: the sums stay under memory + one round's reads (< 2^32), num under 2^32 */
+static uint64_t scale(uint64_t v, uint64_t num, uint64_t den)
+{
+	return den ? v * num / den : 0;
+}
+
+void progress_long_share_add(struct long_share *ls, uint64_t read, uint64_t refaulted,
+			     uint64_t memory_pages)
+{
+	uint64_t d_read, d_ref;
+
+	if (!memory_pages || !ls->primed || read < ls->last_read || refaulted < ls->last_refaulted) {
+		ls->read = ls->refaulted = 0;
+		ls->last_read = read;
+		ls->last_refaulted = refaulted;
+		ls->primed = memory_pages != 0;
+		return;
+	}
+	d_read = read - ls->last_read;
+	d_ref = refaulted - ls->last_refaulted;
+	ls->last_read = read;
+	ls->last_refaulted = refaulted;
+	/* A read without a pgpgin count still refaults (progress_thrash()): refaults are reads. */
+	if (d_ref > d_read)
+		d_read = d_ref;
+	ls->read = scale(ls->read, memory_pages, memory_pages + d_read) + d_read;
+	ls->refaulted = scale(ls->refaulted, memory_pages, memory_pages + d_read) + d_ref;
+}
+
+static const char *hold_reason(enum thrash_state t)
+{
+	switch (t) {
+	case THRASH_WRITEBACK:
+		return "refaults beside a writer's dirty pages: count held";
+	case THRASH_READAHEAD:
+		return "refaults of read-ahead in a small room: count held";
+	default:
+		return "reads partly refaults: count held";
+	}
 }
 
 void progress_round(const struct round_sample *s, const struct progress_params *p,
@@ -57,10 +106,10 @@ void progress_round(const struct round_sample *s, const struct progress_params *
 		goto out;
 	}
 	/* 4. */
-	if (r.thrash == THRASH_MIXED || r.thrash == THRASH_WRITEBACK) {
+	if (r.thrash == THRASH_MIXED || r.thrash == THRASH_WRITEBACK ||
+	    r.thrash == THRASH_READAHEAD) {
 		r.hold = true;
-		r.reason = r.thrash == THRASH_MIXED ? "reads partly refaults: count held"
-						    : "refaults beside a writer's dirty pages: count held";
+		r.reason = hold_reason(r.thrash);
 		goto out;
 	}
 	/* 5. */

@@ -33,12 +33,25 @@
  * retry rule comes from waits for writeback rather than giving up when dirty + writeback
  * exceed half of what is reclaimable. Such a span holds the count; a kill there would take the
  * reader, and the writer would go on.
+ *
+ * Read-ahead larger than the room: where the scope's file pages are fewer than
+ * PROGRESS_RA_ROOM_WINDOWS read-ahead windows, pages read ahead are evicted before they are
+ * used and the next read-ahead reads them again: a stream read once refaults a whole window at
+ * a time, then reads a fresh one (about half of its reads are refaults, in bursts of one
+ * window), and a span of one window cannot tell it from a loop. There a span that says
+ * thrashing holds the count instead, unless the long share (refaults among the reads, in sums
+ * that forget at the pace of PROGRESS_RA_MEMORY_WINDOWS windows read) is at least
+ * PROGRESS_RA_SHARE_PERMILLE: a loop reaches it about two windows into its rereads, a stream
+ * never (measured: docs/daemon-design.md "Read-ahead larger than the room").
  */
 #define PROGRESS_SPAN_PAGES        512
 #define PROGRESS_SPAN_MAX_USEC     3000000ull
 #define PROGRESS_THRASH_SHARE_DIV  2
 #define PROGRESS_CLEAN_SHARE_DIV   8
 #define PROGRESS_WRITEBACK_SHARE_DIV 4
+#define PROGRESS_RA_ROOM_WINDOWS   4
+#define PROGRESS_RA_MEMORY_WINDOWS 2
+#define PROGRESS_RA_SHARE_PERMILLE 750
 
 /*
  * struct round_sample - the deltas of one poll interval of one scope.
@@ -60,6 +73,8 @@
  * @span_write_pending_pages, @span_file_pages:  the round of the last PROGRESS_SPAN_MAX_USEC
  *                      with the largest share of dirty + writeback pages among the file pages:
  *                      those two gauges then (0, 0: none seen)
+ * @file_pages:         the scope's file pages now (0: not known)
+ * @long_read_pages, @long_refaulted_pages:  the long share's sums (struct long_share)
  */
 struct round_sample {
 	uint64_t interval_usec;
@@ -77,16 +92,40 @@ struct round_sample {
 	uint64_t span_file_pages;
 	uint64_t recent_written_pages;
 	uint64_t recent_refaulted_pages;
+	uint64_t file_pages;
+	uint64_t long_read_pages;
+	uint64_t long_refaulted_pages;
 };
+
+/*
+ * struct long_share - pages read and refaulted, summed with a memory of @memory_pages read: each
+ * round's reads scale both sums down by memory / (memory + read) before they are added. The
+ * cumulative counters last seen (@last_*) give the round's deltas; @primed: they are set.
+ */
+struct long_share {
+	uint64_t read, refaulted;
+	uint64_t last_read, last_refaulted;
+	bool primed;
+};
+
+/*
+ * progress_long_share_add() - count the scope's cumulative @read and @refaulted counters into
+ * @ls with a memory of @memory_pages (0: the sums are cleared). A counter that went back (the
+ * group was made again) starts the sums again.
+ */
+void progress_long_share_add(struct long_share *ls, uint64_t read, uint64_t refaulted,
+			     uint64_t memory_pages);
 
 /*
  * struct progress_params - the bounds a round is judged by.
  * @stall_bound_permille:  PSI some above this share of the interval means no progress
  * @refault_min_pages:     refaults per window (per second for thrashing) below this are noise
+ * @readahead_pages:       the largest read-ahead window of the machine's disks (0: unknown)
  */
 struct progress_params {
 	unsigned int stall_bound_permille;
 	uint64_t refault_min_pages;
+	uint64_t readahead_pages;
 };
 
 /* Defaults; docs/daemon-design.md gives the measurements behind them. */
@@ -94,8 +133,9 @@ struct progress_params {
 #define PROGRESS_REFAULT_MIN_PAGES    256
 
 /* What the read share of the span says (above); WRITEBACK: a share that says thrashing or
- * mixed, beside a writer's dirty pages. */
-enum thrash_state { THRASH_NONE, THRASH_MIXED, THRASH_YES, THRASH_WRITEBACK };
+ * mixed, beside a writer's dirty pages; READAHEAD: a span that says thrashing in a room of few
+ * read-ahead windows, whose long share does not. */
+enum thrash_state { THRASH_NONE, THRASH_MIXED, THRASH_YES, THRASH_WRITEBACK, THRASH_READAHEAD };
 
 /*
  * struct round_result - the judgement and the inputs behind it, for the log.
@@ -132,9 +172,9 @@ enum thrash_state progress_thrash(const struct round_sample *s, const struct pro
  *      what reclaim took (a loop over a file larger than the room left for it refaults every
  *      page it reads; the kernel's own thrash accounting, PSI and delay accounting, sees only
  *      refaults of pages that were active, which such a loop never makes).
- *   4. Mixed, or refaults beside a writer's dirty pages: hold (blk-throttled rereads interleave
- *      with cold reads now and then: such a span must not restart the count; a writer's churn
- *      must not advance it).
+ *   4. Mixed, refaults beside a writer's dirty pages, or read-ahead over the room: hold
+ *      (blk-throttled rereads interleave with cold reads now and then: such a span must not
+ *      restart the count; a writer's churn, or a stream's read-ahead, must not advance it).
  *   5. PSI some over @stall_bound_permille of the interval: no progress, whatever was freed.
  *   6. With a reclaim counter (machine, v2): reclaimed minus refaulted, progress when positive.
  *      Without (v1): progress (what reclaim took stays taken). Failed charges (failcnt) are not

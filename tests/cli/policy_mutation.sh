@@ -97,11 +97,16 @@ progress.c	s@PROGRESS_THRASH_SHARE_DIV >= read && rate >= floor@PROGRESS_THRASH_
 progress.c	s@PROGRESS_THRASH_SHARE_DIV >= read && rate >= floor@PROGRESS_THRASH_SHARE_DIV >= read@	rate floor dropped
 progress.c	s@r.thrash == THRASH_NONE) {@r.thrash != THRASH_YES) {@	mixed span not a round
 progress.c	s@if (r.thrash == THRASH_YES) {@if (0) {@	thrash rule dropped
-progress.c	s@if (r.thrash == THRASH_MIXED || r.thrash == THRASH_WRITEBACK) {@if (0) {@	mixed hold dropped
+progress.c	s@if (r.thrash == THRASH_MIXED || r.thrash == THRASH_WRITEBACK ||@if (0 ||@	mixed hold dropped
 progress.c	s@return THRASH_WRITEBACK;@return THRASH_YES;@	writer's churn judged thrashing
 progress.c	s@s->recent_written_pages >= s->recent_refaulted_pages@s->recent_written_pages > s->recent_refaulted_pages@	written bound off by one
 progress.c	s@PROGRESS_WRITEBACK_SHARE_DIV >= s->span_file_pages@PROGRESS_WRITEBACK_SHARE_DIV > s->span_file_pages@	writeback gauge bound off by one
 progress.c	s@r.net_reclaimed = 0;@@	thrash keeps net reclaim
+progress.c	s@? THRASH_READAHEAD : THRASH_YES@? THRASH_YES : THRASH_YES@	read-ahead rule dropped
+progress.c	s@s->file_pages < PROGRESS_RA_ROOM_WINDOWS@s->file_pages <= PROGRESS_RA_ROOM_WINDOWS@	read-ahead room bound off by one
+progress.c	s@s->long_refaulted_pages \* 1000 <@s->long_refaulted_pages * 1000 <=@	long share bound off by one
+progress.c	s@memory_pages + d_read) + d_ref;@memory_pages + d_read) * 0 + ls->refaulted + d_ref;@	long share never forgets refaults
+progress.c	s@if (d_ref > d_read)@if (0)@	long share: refaults not reads
 progress.c	s@r.hold = true;@r.hold = false;@	hold not reported
 progress.c	s@r.progress = true;@r.progress = false;@	v1 clean round no progress
 progress.c	s@r.net_reclaimed = 1; /\* the rule@r.net_reclaimed = 0; /* the rule@	v1 net not reported

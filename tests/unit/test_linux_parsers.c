@@ -854,9 +854,47 @@ static void test_pid_cgroup_lines(void **state)
 	assert_string_equal(path, "/a:b");
 }
 
+/* Writes @text to ROOT/@rel, making the directories on the way. */
+static void put_file(const char *root, const char *rel, const char *text)
+{
+	char cmd[512];
+	FILE *f;
+
+	snprintf(cmd, sizeof(cmd), "mkdir -p \"$(dirname '%s/%s')\"", root, rel);
+	assert_int_equal(system(cmd), 0);
+	snprintf(cmd, sizeof(cmd), "%s/%s", root, rel);
+	f = fopen(cmd, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+/* The largest read_ahead_kb of /sys/block's disks; a disk without a queue or a number is
+ * skipped; no /sys/block is an error with 0. */
+static void test_max_readahead(void **state)
+{
+	char root[] = "/tmp/oomguard-test-ra-XXXXXX", cmd[300];
+	uint64_t kb = 7;
+
+	(void)state;
+	assert_non_null(mkdtemp(root));
+	assert_int_equal(read_max_readahead_kb(root, buf, sizeof(buf), &kb), -ENOENT);
+	assert_int_equal(kb, 0);
+	put_file(root, "sys/block/loop0/queue/read_ahead_kb", "128\n");
+	put_file(root, "sys/block/vda/queue/read_ahead_kb", "8192\n");
+	put_file(root, "sys/block/sda/queue/read_ahead_kb", "4096\n");
+	put_file(root, "sys/block/odd/queue/read_ahead_kb", "lots\n");
+	put_file(root, "sys/block/noqueue/dev", "253:0\n");
+	assert_int_equal(read_max_readahead_kb(root, buf, sizeof(buf), &kb), 0);
+	assert_int_equal(kb, 8192);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+	assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_max_readahead),
 	    cmocka_unit_test(test_zoneinfo_618),         cmocka_unit_test(test_zoneinfo_44),
 	    cmocka_unit_test(test_zoneinfo_small_array), cmocka_unit_test(test_vmstat), cmocka_unit_test(test_group_reads),
 	    cmocka_unit_test(test_meminfo_psi),          cmocka_unit_test(test_pid_files),

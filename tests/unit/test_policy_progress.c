@@ -16,9 +16,12 @@
 
 /* The defaults, and bounds of our own to show that the params are used. */
 static const struct progress_params defaults = {PROGRESS_STALL_BOUND_PERMILLE,
-						PROGRESS_REFAULT_MIN_PAGES};
-static const struct progress_params bound500 = {500, PROGRESS_REFAULT_MIN_PAGES};
-static const struct progress_params min1024 = {PROGRESS_STALL_BOUND_PERMILLE, 1024};
+						PROGRESS_REFAULT_MIN_PAGES, 0};
+static const struct progress_params bound500 = {500, PROGRESS_REFAULT_MIN_PAGES, 0};
+static const struct progress_params min1024 = {PROGRESS_STALL_BOUND_PERMILLE, 1024, 0};
+/* A disk reading ahead 8 MiB (2048 pages): rooms under 8192 file pages are small. */
+static const struct progress_params ra2048 = {PROGRESS_STALL_BOUND_PERMILLE,
+					      PROGRESS_REFAULT_MIN_PAGES, 2048};
 
 /* The reasons, as progress.c words them for the log. */
 #define QUIET  "no stalled allocation"
@@ -27,6 +30,7 @@ static const struct progress_params min1024 = {PROGRESS_STALL_BOUND_PERMILLE, 10
 #define THRASH "thrashing: reads are refaults"
 #define HELD   "reads partly refaults: count held"
 #define WBHELD "refaults beside a writer's dirty pages: count held"
+#define RAHELD "refaults of read-ahead in a small room: count held"
 #define STAYED "reclaim stayed"
 #define UNDONE "reclaim undone by refaults"
 
@@ -35,6 +39,7 @@ static const struct progress_params min1024 = {PROGRESS_STALL_BOUND_PERMILLE, 10
 #define MIX THRASH_MIXED
 #define YES THRASH_YES
 #define WB  THRASH_WRITEBACK
+#define RA  THRASH_READAHEAD
 
 struct progress_case {
 	const char *name;
@@ -56,128 +61,128 @@ struct progress_case {
 static const struct progress_case cases[] = {
     /* 1. Parked tasks: a round without progress, whatever else the counters say. */
     {"parked",
-     {SEC, 0, 0, false, 0, false, 0, 0, 0, 0, true, 0, 0, 0, 0},
+     {SEC, 0, 0, false, 0, false, 0, 0, 0, 0, true, 0, 0, 0, 0, 0, 0, 0},
      &defaults,
      {true, false, false, NO, 0, 0, PARKED}},
     {"parked beside reclaim and stall",
-     {SEC, 3, 900000, true, 5000, true, 0, 0, 0, 0, true, 0, 0, 0, 0},
+     {SEC, 3, 900000, true, 5000, true, 0, 0, 0, 0, true, 0, 0, 0, 0, 0, 0, 0},
      &defaults,
      {true, false, false, NO, 0, 0, PARKED}},
     {"parked beside thrashing",
-     {SEC, 7, 0, false, 0, false, 3680, SEC, 3680, 3680, true, 0, 0, 0, 0},
+     {SEC, 7, 0, false, 0, false, 3680, SEC, 3680, 3680, true, 0, 0, 0, 0, 0, 0, 0},
      &defaults,
      {true, false, false, NO, 0, 0, PARKED}},
 
     /* 2. No stalled allocation, refaults under the floor, no thrashing: not a round. */
     {"quiet",
-     {SEC, 0, 0, true, 0, true, 0, 0, 0, 0, false, 0, 0, 0, 0},
+     {SEC, 0, 0, true, 0, true, 0, 0, 0, 0, false, 0, 0, 0, 0, 0, 0, 0},
      &defaults,
      {false, false, false, NO, 0, 0, QUIET}},
     {"quiet, reclaim without stall",
-     {SEC, 0, 0, true, 5000, true, 0, 0, 0, 0, false, 0, 0, 0, 0},
+     {SEC, 0, 0, true, 5000, true, 0, 0, 0, 0, false, 0, 0, 0, 0, 0, 0, 0},
      &defaults,
      {false, false, false, NO, 0, 0, QUIET}},
     {"refault trickle",
-     {SEC, 0, 0, false, 0, false, 255, 3 * SEC, 255, 40000, false, 0, 0, 0, 0},
+     {SEC, 0, 0, false, 0, false, 255, 3 * SEC, 255, 40000, false, 0, 0, 0, 0, 0, 0, 0},
      &defaults,
      {false, false, false, NO, 0, 0, QUIET}},
     {"refaults at the floor, clean share",
-     {SEC, 0, 0, false, 0, false, 256, SEC, 256, 40000, false, 0, 0, 0, 0},
+     {SEC, 0, 0, false, 0, false, 256, SEC, 256, 40000, false, 0, 0, 0, 0, 0, 0, 0},
      &defaults,
      {true, true, false, NO, 1, 0, STAYED}},
     {"refault floor from params",
-     {SEC, 0, 0, false, 0, false, 1023, SEC, 1023, 40000, false, 0, 0, 0, 0},
+     {SEC, 0, 0, false, 0, false, 1023, SEC, 1023, 40000, false, 0, 0, 0, 0, 0, 0, 0},
      &min1024,
      {false, false, false, NO, 0, 0, QUIET}},
     {"one stall, no refault",
-     {SEC, 1, 0, false, 0, false, 0, SEC, 0, 9000, false, 0, 0, 0, 0},
+     {SEC, 1, 0, false, 0, false, 0, SEC, 0, 9000, false, 0, 0, 0, 0, 0, 0, 0},
      &defaults,
      {true, true, false, NO, 1, 0, STAYED}},
     /* A slow disk between two readahead batches: no refault in the window, the span's share
      * still says thrashing: a round, without progress. */
     {"thrash between batches",
-     {SEC, 0, 0, false, 0, false, 0, 2 * SEC, 2048, 2048, false, 0, 0, 0, 0},
+     {SEC, 0, 0, false, 0, false, 0, 2 * SEC, 2048, 2048, false, 0, 0, 0, 0, 0, 0, 0},
      &defaults,
      {true, false, false, YES, 0, 0, THRASH}},
 
     /* 3. Thrashing: no progress, whatever was reclaimed or stalled. Measured on this machine
      * (docs/daemon-design.md): 128 MiB group, 60 MiB anon, a 96 MiB file reread. */
     {"v1 thrash at 4 MiB/s",
-     {SEC, 4, 0, false, 0, false, 2048, 1200000, 2048, 2048, false, 0, 0, 0, 0},
+     {SEC, 4, 0, false, 0, false, 2048, 1200000, 2048, 2048, false, 0, 0, 0, 0, 0, 0, 0},
      &defaults,
      {true, false, false, YES, 0, 0, THRASH}},
     {"v1 thrash unthrottled",
-     {SEC, 2900, 0, false, 0, false, 730000, 100000, 73000, 73100, false, 0, 0, 0, 0},
+     {SEC, 2900, 0, false, 0, false, 730000, 100000, 73000, 73100, false, 0, 0, 0, 0, 0, 0, 0},
      &defaults,
      {true, false, false, YES, 0, 0, THRASH}},
     {"machine thrash, reclaim ahead of refaults",
-     {SEC, 40, 20000, true, 9000, true, 5000, 500000, 5000, 6000, false, 0, 0, 0, 0},
+     {SEC, 40, 20000, true, 9000, true, 5000, 500000, 5000, 6000, false, 0, 0, 0, 0, 0, 0, 0},
      &defaults,
      {true, false, false, YES, 0, 9000, THRASH}},
     {"share at the thrash bound",
-     {SEC, 5, 0, false, 0, false, 500, SEC, 500, 1000, false, 0, 0, 0, 0},
+     {SEC, 5, 0, false, 0, false, 500, SEC, 500, 1000, false, 0, 0, 0, 0, 0, 0, 0},
      &defaults,
      {true, false, false, YES, 0, 0, THRASH}},
     {"share under the thrash bound",
-     {SEC, 5, 0, false, 0, false, 499, SEC, 499, 1000, false, 0, 0, 0, 0},
+     {SEC, 5, 0, false, 0, false, 499, SEC, 499, 1000, false, 0, 0, 0, 0, 0, 0, 0},
      &defaults,
      {true, false, true, MIX, 0, 0, HELD}},
     {"span at its minimum",
-     {SEC, 0, 0, false, 0, false, 512, SEC, 512, 512, false, 0, 0, 0, 0},
+     {SEC, 0, 0, false, 0, false, 512, SEC, 512, 512, false, 0, 0, 0, 0, 0, 0, 0},
      &defaults,
      {true, false, false, YES, 0, 0, THRASH}},
     {"span under its minimum",
-     {SEC, 0, 0, false, 0, false, 200, 3 * SEC, 511, 511, false, 0, 0, 0, 0},
+     {SEC, 0, 0, false, 0, false, 200, 3 * SEC, 511, 511, false, 0, 0, 0, 0, 0, 0, 0},
      &defaults,
      {false, false, false, NO, 0, 0, QUIET}},
     {"refaults without counted reads (NFS)",
-     {SEC, 0, 0, false, 0, false, 600, SEC, 600, 0, false, 0, 0, 0, 0},
+     {SEC, 0, 0, false, 0, false, 600, SEC, 600, 0, false, 0, 0, 0, 0, 0, 0, 0},
      &defaults,
      {true, false, false, YES, 0, 0, THRASH}},
     {"rate at the floor over 2 s",
-     {SEC, 0, 0, false, 0, false, 256, 2 * SEC, 512, 600, false, 0, 0, 0, 0},
+     {SEC, 0, 0, false, 0, false, 256, 2 * SEC, 512, 600, false, 0, 0, 0, 0, 0, 0, 0},
      &defaults,
      {true, false, false, YES, 0, 0, THRASH}},
     {"rate under the floor over 2 s",
-     {SEC, 0, 0, false, 0, false, 256, 2 * SEC, 511, 600, false, 0, 0, 0, 0},
+     {SEC, 0, 0, false, 0, false, 256, 2 * SEC, 511, 600, false, 0, 0, 0, 0, 0, 0, 0},
      &defaults,
      {true, false, true, MIX, 0, 0, HELD}},
     {"short span counts as 1 s",
-     {SEC, 0, 0, false, 0, false, 5120, 100000, 512, 512, false, 0, 0, 0, 0},
+     {SEC, 0, 0, false, 0, false, 5120, 100000, 512, 512, false, 0, 0, 0, 0, 0, 0, 0},
      &defaults,
      {true, false, false, YES, 0, 0, THRASH}},
     {"refaults beyond counted reads",
-     {SEC, 0, 0, false, 0, false, 600, SEC, 600, 100, false, 0, 0, 0, 0},
+     {SEC, 0, 0, false, 0, false, 600, SEC, 600, 100, false, 0, 0, 0, 0, 0, 0, 0},
      &defaults,
      {true, false, false, YES, 0, 0, THRASH}},
     {"half a second counts as 1 s",
-     {SEC, 0, 0, false, 0, false, 600, 500000, 600, 600, false, 0, 0, 0, 0},
+     {SEC, 0, 0, false, 0, false, 600, 500000, 600, 600, false, 0, 0, 0, 0, 0, 0, 0},
      &min1024,
      {true, false, true, MIX, 0, 0, HELD}},
     {"rate floor from params",
-     {SEC, 0, 0, false, 0, false, 1000, SEC, 1000, 1000, false, 0, 0, 0, 0},
+     {SEC, 0, 0, false, 0, false, 1000, SEC, 1000, 1000, false, 0, 0, 0, 0, 0, 0, 0},
      &min1024,
      {true, false, true, MIX, 0, 0, HELD}},
 
     /* 4. Mixed: held. Clean at refaulted < read / 8 or under half the rate floor. */
     {"share at the clean bound",
-     {SEC, 5, 0, false, 0, false, 500, SEC, 500, 4000, false, 0, 0, 0, 0},
+     {SEC, 5, 0, false, 0, false, 500, SEC, 500, 4000, false, 0, 0, 0, 0, 0, 0, 0},
      &defaults,
      {true, false, true, MIX, 0, 0, HELD}},
     {"share under the clean bound",
-     {SEC, 5, 0, false, 0, false, 499, SEC, 499, 4000, false, 0, 0, 0, 0},
+     {SEC, 5, 0, false, 0, false, 499, SEC, 499, 4000, false, 0, 0, 0, 0, 0, 0, 0},
      &defaults,
      {true, true, false, NO, 1, 0, STAYED}},
     {"rate at half the floor over 3 s",
-     {SEC, 5, 0, false, 0, false, 128, 3 * SEC, 384, 512, false, 0, 0, 0, 0},
+     {SEC, 5, 0, false, 0, false, 128, 3 * SEC, 384, 512, false, 0, 0, 0, 0, 0, 0, 0},
      &defaults,
      {true, false, true, MIX, 0, 0, HELD}},
     {"rate under half the floor over 3 s",
-     {SEC, 5, 0, false, 0, false, 128, 3 * SEC, 383, 512, false, 0, 0, 0, 0},
+     {SEC, 5, 0, false, 0, false, 128, 3 * SEC, 383, 512, false, 0, 0, 0, 0, 0, 0, 0},
      &defaults,
      {true, true, false, NO, 1, 0, STAYED}},
     {"machine mixed, reclaim held too",
-     {SEC, 5, 0, true, 9000, true, 300, SEC, 300, 1000, false, 0, 0, 0, 0},
+     {SEC, 5, 0, true, 9000, true, 300, SEC, 300, 1000, false, 0, 0, 0, 0, 0, 0, 0},
      &defaults,
      {true, false, true, MIX, 8700, 9000, HELD}},
 
@@ -186,113 +191,151 @@ static const struct progress_case cases[] = {
      * of anon in a 256 MiB group, a writer streaming through it: 8704 file pages, 7168 dirty
      * + writeback at the peak, 10,000 refaults and reads per 2.5 s. */
     {"v1 churn, measured",
-     {SEC, 9, 0, false, 0, false, 4000, 200000, 3758, 3758, false, 7168, 8704, 0, 0},
+     {SEC, 9, 0, false, 0, false, 4000, 200000, 3758, 3758, false, 7168, 8704, 0, 0, 0, 0, 0},
      &defaults,
      {true, false, true, WB, 0, 0, WBHELD}},
     {"writeback at a quarter of the file pages",
-     {SEC, 4, 0, false, 0, false, 2048, 1200000, 2048, 2048, false, 1000, 4000, 0, 0},
+     {SEC, 4, 0, false, 0, false, 2048, 1200000, 2048, 2048, false, 1000, 4000, 0, 0, 0, 0, 0},
      &defaults,
      {true, false, true, WB, 0, 0, WBHELD}},
     {"writeback under a quarter: thrashing",
-     {SEC, 4, 0, false, 0, false, 2048, 1200000, 2048, 2048, false, 999, 4000, 0, 0},
+     {SEC, 4, 0, false, 0, false, 2048, 1200000, 2048, 2048, false, 999, 4000, 0, 0, 0, 0, 0},
      &defaults,
      {true, false, false, YES, 0, 0, THRASH}},
     {"writeback beside a mixed share: held as writeback",
-     {SEC, 5, 0, false, 0, false, 500, SEC, 500, 4000, false, 3000, 4000, 0, 0},
+     {SEC, 5, 0, false, 0, false, 500, SEC, 500, 4000, false, 3000, 4000, 0, 0, 0, 0, 0},
      &defaults,
      {true, false, true, WB, 0, 0, WBHELD}},
     {"writeback beside a clean share: the rule runs",
-     {SEC, 5, 0, false, 0, false, 499, SEC, 499, 4000, false, 3000, 4000, 0, 0},
+     {SEC, 5, 0, false, 0, false, 499, SEC, 499, 4000, false, 3000, 4000, 0, 0, 0, 0, 0},
      &defaults,
      {true, true, false, NO, 1, 0, STAYED}},
     {"writeback beside a stream: clean",
-     {SEC, 0, 0, false, 0, false, 0, SEC, 0, 40000, false, 4000, 4000, 0, 0},
+     {SEC, 0, 0, false, 0, false, 0, SEC, 0, 40000, false, 4000, 4000, 0, 0, 0, 0, 0},
      &defaults,
      {false, false, false, NO, 0, 0, QUIET}},
     /* Where writes are counted (v2 io.stat, machine nr_dirtied): written >= refaulted in the
      * last 3 s. */
     {"v2 churn: written as many as refaulted",
-     {SEC, 9, 0, false, 0, false, 4000, 200000, 3758, 3758, false, 0, 8704, 12000, 12000},
+     {SEC, 9, 0, false, 0, false, 4000, 200000, 3758, 3758, false, 0, 8704, 12000, 12000, 0, 0, 0},
      &defaults,
      {true, false, true, WB, 0, 0, WBHELD}},
     {"v2 thrash beside a logger: written under refaulted",
-     {SEC, 9, 0, false, 0, false, 4000, 200000, 3758, 3758, false, 0, 8704, 11999, 12000},
+     {SEC, 9, 0, false, 0, false, 4000, 200000, 3758, 3758, false, 0, 8704, 11999, 12000, 0, 0, 0},
      &defaults,
      {true, false, false, YES, 0, 0, THRASH}},
     {"writes without refaults: the share decides",
-     {SEC, 5, 0, false, 0, false, 0, SEC, 0, 40000, false, 0, 0, 90000, 0},
+     {SEC, 5, 0, false, 0, false, 0, SEC, 0, 40000, false, 0, 0, 90000, 0, 0, 0, 0},
      &defaults,
      {true, true, false, NO, 1, 0, STAYED}},
     {"machine: writeback holds what reclaim would count",
-     {SEC, 40, 20000, true, 9000, true, 5000, 500000, 5000, 6000, false, 30000, 100000, 0, 0},
+     {SEC, 40, 20000, true, 9000, true, 5000, 500000, 5000, 6000, false, 30000, 100000, 0, 0,
+      0, 0, 0},
      &defaults,
      {true, false, true, WB, 4000, 9000, WBHELD}},
 
+    /* 4c. Read-ahead over a small room (file pages < 4 windows): a span that says thrashing
+     * holds unless the long share is >= 750 per mille. The span of the stream in a 13 MiB
+     * room on an 8 MiB read-ahead disk (bench/thrash-grid.sh 'stream 4 0 90'): 512 of 512 read
+     * were refaults in 200 ms, 2898 file pages; its long share about one half. */
+    {"read-ahead room: a stream's share held",
+     {SEC, 9, 0, false, 0, false, 1408, 200000, 512, 512, false, 0, 0, 0, 0, 2898, 6000, 3000},
+     &ra2048,
+     {true, false, true, RA, 0, 0, RAHELD}},
+    {"read-ahead room: long share at the bound",
+     {SEC, 9, 0, false, 0, false, 1408, 200000, 512, 512, false, 0, 0, 0, 0, 2898, 6000, 4500},
+     &ra2048,
+     {true, false, false, YES, 0, 0, THRASH}},
+    {"read-ahead room: long share under the bound",
+     {SEC, 9, 0, false, 0, false, 1408, 200000, 512, 512, false, 0, 0, 0, 0, 2898, 6000, 4499},
+     &ra2048,
+     {true, false, true, RA, 0, 0, RAHELD}},
+    {"read-ahead room at four windows: thrashing",
+     {SEC, 9, 0, false, 0, false, 1408, 200000, 512, 512, false, 0, 0, 0, 0, 8192, 6000, 3000},
+     &ra2048,
+     {true, false, false, YES, 0, 0, THRASH}},
+    {"read-ahead room under four windows",
+     {SEC, 9, 0, false, 0, false, 1408, 200000, 512, 512, false, 0, 0, 0, 0, 8191, 6000, 3000},
+     &ra2048,
+     {true, false, true, RA, 0, 0, RAHELD}},
+    {"read-ahead room, file pages unknown: thrashing",
+     {SEC, 9, 0, false, 0, false, 1408, 200000, 512, 512, false, 0, 0, 0, 0, 0, 6000, 3000},
+     &ra2048,
+     {true, false, false, YES, 0, 0, THRASH}},
+    {"read-ahead unknown: thrashing",
+     {SEC, 9, 0, false, 0, false, 1408, 200000, 512, 512, false, 0, 0, 0, 0, 2898, 6000, 3000},
+     &defaults,
+     {true, false, false, YES, 0, 0, THRASH}},
+    {"read-ahead room, mixed span: mixed",
+     {SEC, 9, 0, false, 0, false, 300, SEC, 300, 1000, false, 0, 0, 0, 0, 2898, 6000, 0},
+     &ra2048,
+     {true, false, true, MIX, 0, 0, HELD}},
+
     /* 5. PSI some over the bound: no progress, whatever was freed. */
     {"machine stall over bound",
-     {SEC, 3, 600001, true, 5000, true, 0, 0, 0, 0, false, 0, 0, 0, 0},
+     {SEC, 3, 600001, true, 5000, true, 0, 0, 0, 0, false, 0, 0, 0, 0, 0, 0, 0},
      &defaults,
      {true, false, false, NO, 5000, 5000, STALL}},
     {"machine stall at bound",
-     {SEC, 3, 600000, true, 5000, true, 0, 0, 0, 0, false, 0, 0, 0, 0},
+     {SEC, 3, 600000, true, 5000, true, 0, 0, 0, 0, false, 0, 0, 0, 0, 0, 0, 0},
      &defaults,
      {true, true, false, NO, 5000, 5000, STAYED}},
     {"stall bound from params",
-     {SEC, 3, 500001, true, 5000, true, 0, 0, 0, 0, false, 0, 0, 0, 0},
+     {SEC, 3, 500001, true, 5000, true, 0, 0, 0, 0, false, 0, 0, 0, 0, 0, 0, 0},
      &bound500,
      {true, false, false, NO, 5000, 5000, STALL}},
     {"stall at params' bound",
-     {SEC, 3, 500000, true, 5000, true, 0, 0, 0, 0, false, 0, 0, 0, 0},
+     {SEC, 3, 500000, true, 5000, true, 0, 0, 0, 0, false, 0, 0, 0, 0, 0, 0, 0},
      &bound500,
      {true, true, false, NO, 5000, 5000, STAYED}},
     {"stall not measured",
-     {SEC, 3, 900000, false, 5000, true, 0, 0, 0, 0, false, 0, 0, 0, 0},
+     {SEC, 3, 900000, false, 5000, true, 0, 0, 0, 0, false, 0, 0, 0, 0, 0, 0, 0},
      &defaults,
      {true, true, false, NO, 5000, 5000, STAYED}},
     {"stall over an empty interval",
-     {0, 3, 5, true, 5000, true, 0, 0, 0, 0, false, 0, 0, 0, 0},
+     {0, 3, 5, true, 5000, true, 0, 0, 0, 0, false, 0, 0, 0, 0, 0, 0, 0},
      &defaults,
      {true, true, false, NO, 5000, 5000, STAYED}},
     {"100 ms interval, stall over bound",
-     {100000, 3, 60001, true, 5000, true, 4000, SEC, 4000, 90000, false, 0, 0, 0, 0},
+     {100000, 3, 60001, true, 5000, true, 4000, SEC, 4000, 90000, false, 0, 0, 0, 0, 0, 0, 0},
      &defaults,
      {true, false, false, NO, 1000, 5000, STALL}},
 
     /* 6. With a reclaim counter: reclaimed minus refaulted, progress when positive. */
     {"machine healthy",
-     {SEC, 3, 20000, true, 5000, true, 100, SEC, 100, 9000, false, 0, 0, 0, 0},
+     {SEC, 3, 20000, true, 5000, true, 100, SEC, 100, 9000, false, 0, 0, 0, 0, 0, 0, 0},
      &defaults,
      {true, true, false, NO, 4900, 5000, STAYED}},
     {"machine one page stays",
-     {SEC, 3, 20000, true, 5001, true, 5000, SEC, 5000, 90000, false, 0, 0, 0, 0},
+     {SEC, 3, 20000, true, 5001, true, 5000, SEC, 5000, 90000, false, 0, 0, 0, 0, 0, 0, 0},
      &defaults,
      {true, true, false, NO, 1, 5001, STAYED}},
     {"machine refaults all",
-     {SEC, 3, 20000, true, 5000, true, 5000, SEC, 5000, 90000, false, 0, 0, 0, 0},
+     {SEC, 3, 20000, true, 5000, true, 5000, SEC, 5000, 90000, false, 0, 0, 0, 0, 0, 0, 0},
      &defaults,
      {true, false, false, NO, 0, 5000, UNDONE}},
     {"machine stalls, nothing reclaimed",
-     {SEC, 40, 20000, true, 0, true, 0, 0, 0, 0, false, 0, 0, 0, 0},
+     {SEC, 40, 20000, true, 0, true, 0, 0, 0, 0, false, 0, 0, 0, 0, 0, 0, 0},
      &defaults,
      {true, false, false, NO, 0, 0, UNDONE}},
 
     /* 6. Without (v1): progress unless the read share says otherwise. */
     /* Measured: a fresh 1.25 GiB file streamed through a 128 MiB group: 12 refaults. */
     {"v1 stream",
-     {SEC, 575, 0, false, 0, false, 12, 100000, 12, 327680, false, 0, 0, 0, 0},
+     {SEC, 575, 0, false, 0, false, 12, 100000, 12, 327680, false, 0, 0, 0, 0, 0, 0, 0},
      &defaults,
      {true, true, false, NO, 1, 0, STAYED}},
     /* A failcnt burst (charges retried while reclaim fails) is no reclaim to count. */
     {"v1 healthy, failcnt burst",
-     {SEC, 1500, 0, false, 0, false, 0, 200000, 0, 4096, false, 0, 0, 0, 0},
+     {SEC, 1500, 0, false, 0, false, 0, 200000, 0, 4096, false, 0, 0, 0, 0, 0, 0, 0},
      &defaults,
      {true, true, false, NO, 1, 0, STAYED}},
     {"v1 reclaim figure ignored",
-     {SEC, 5, 0, false, 9000, false, 0, SEC, 0, 4000, false, 0, 0, 0, 0},
+     {SEC, 5, 0, false, 9000, false, 0, SEC, 0, 4000, false, 0, 0, 0, 0, 0, 0, 0},
      &defaults,
      {true, true, false, NO, 1, 0, STAYED}},
     {"v1 stall time ignored",
-     {SEC, 5, 700000, false, 0, false, 0, SEC, 0, 4000, false, 0, 0, 0, 0},
+     {SEC, 5, 700000, false, 0, false, 0, SEC, 0, 4000, false, 0, 0, 0, 0, 0, 0, 0},
      &defaults,
      {true, true, false, NO, 1, 0, STAYED}},
 };
@@ -320,13 +363,83 @@ static void test_progress_case(void **state)
 			 (unsigned long)w->reclaimed_pages, w->reason);
 }
 
+/* The long share in per mille (progress_thrash() compares products; this is for asserts). */
+static uint64_t share_permille(const struct long_share *ls)
+{
+	return ls->read ? ls->refaulted * 1000 / ls->read : 0;
+}
+
+/* Feed @pages read in rounds of 256, each page a refault when @refault; cumulative counters. */
+static void feed(struct long_share *ls, uint64_t *read, uint64_t *ref, uint64_t pages,
+		 bool refault, uint64_t memory, uint64_t *ret_min, uint64_t *ret_max)
+{
+	for (uint64_t done = 0; done < pages; done += 256) {
+		*read += 256;
+		*ref += refault ? 256 : 0;
+		progress_long_share_add(ls, *read, *ref, memory);
+		if (ret_min && share_permille(ls) < *ret_min)
+			*ret_min = share_permille(ls);
+		if (ret_max && share_permille(ls) > *ret_max)
+			*ret_max = share_permille(ls);
+	}
+}
+
+/* A stream whose read-ahead windows (2048 pages) are read alternately fresh and again never
+ * reaches the bound; a loop after its cold pass reaches it within three windows, not one. */
+static void test_long_share_stream_and_loop(void **state)
+{
+	struct long_share ls = {0};
+	uint64_t read = 100000, ref = 5000, lo = 1000, hi = 0, memory = 2 * 2048;
+
+	(void)state;
+	progress_long_share_add(&ls, read, ref, memory); /* primes: counts nothing */
+	assert_int_equal(ls.read, 0);
+	feed(&ls, &read, &ref, 8 * 2048, false, memory, NULL, NULL); /* the cold part */
+	for (int w = 0; w < 20; w++)
+		feed(&ls, &read, &ref, 2048, w % 2, memory, w > 4 ? &lo : NULL, w > 4 ? &hi : NULL);
+	assert_true(hi < PROGRESS_RA_SHARE_PERMILLE);
+	assert_true(lo > 250);
+
+	memset(&ls, 0, sizeof(ls));
+	progress_long_share_add(&ls, read, ref, memory);
+	feed(&ls, &read, &ref, 8 * 2048, false, memory, NULL, NULL);
+	feed(&ls, &read, &ref, 2048, true, memory, NULL, NULL);
+	assert_true(share_permille(&ls) < PROGRESS_RA_SHARE_PERMILLE);
+	feed(&ls, &read, &ref, 2 * 2048, true, memory, NULL, NULL);
+	assert_true(share_permille(&ls) >= PROGRESS_RA_SHARE_PERMILLE);
+}
+
+/* Refaults without reads count as reads; a counter that goes back, or no memory, starts over. */
+static void test_long_share_edges(void **state)
+{
+	struct long_share ls = {0};
+
+	(void)state;
+	progress_long_share_add(&ls, 1000, 1000, 4096);
+	progress_long_share_add(&ls, 1000, 3000, 4096); /* NFS: refaults, no pgpgin */
+	assert_int_equal(ls.read, 2000);
+	assert_int_equal(ls.refaulted, 2000);
+	progress_long_share_add(&ls, 3000, 3000, 4096); /* forgets at memory / (memory + read) */
+	assert_int_equal(ls.read, 2000 * 4096 / 6096 + 2000);
+	assert_int_equal(ls.refaulted, 2000 * 4096 / 6096);
+	progress_long_share_add(&ls, 10, 3000, 4096); /* the group was made again */
+	assert_int_equal(ls.read, 0);
+	progress_long_share_add(&ls, 500, 3000, 4096);
+	assert_int_equal(ls.read, 490);
+	progress_long_share_add(&ls, 900, 3100, 0); /* no read-ahead known */
+	assert_int_equal(ls.read, 0);
+	assert_false(ls.primed);
+}
+
 int main(void)
 {
-	struct CMUnitTest tests[NR_CASES];
+	struct CMUnitTest tests[NR_CASES + 2];
 
 	for (size_t i = 0; i < NR_CASES; i++)
 		tests[i] = (struct CMUnitTest){.name = cases[i].name,
 					       .test_func = test_progress_case,
 					       .initial_state = (void *)&cases[i]};
-	return _cmocka_run_group_tests("progress", tests, NR_CASES, NULL, NULL);
+	tests[NR_CASES] = (struct CMUnitTest)cmocka_unit_test(test_long_share_stream_and_loop);
+	tests[NR_CASES + 1] = (struct CMUnitTest)cmocka_unit_test(test_long_share_edges);
+	return _cmocka_run_group_tests("progress", tests, NR_CASES + 2, NULL, NULL);
 }
