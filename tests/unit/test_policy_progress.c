@@ -19,7 +19,7 @@ static const struct progress_params defaults = {PROGRESS_STALL_BOUND_PERMILLE,
 						PROGRESS_REFAULT_MIN_PAGES, 0};
 static const struct progress_params bound500 = {500, PROGRESS_REFAULT_MIN_PAGES, 0};
 static const struct progress_params min1024 = {PROGRESS_STALL_BOUND_PERMILLE, 1024, 0};
-/* A disk reading ahead 8 MiB (2048 pages): rooms under 8192 file pages are small. */
+/* A disk reading ahead 8 MiB (2048 pages): rooms under 6144 file pages are small. */
 static const struct progress_params ra2048 = {PROGRESS_STALL_BOUND_PERMILLE,
 					      PROGRESS_REFAULT_MIN_PAGES, 2048};
 
@@ -234,7 +234,7 @@ static const struct progress_case cases[] = {
      &defaults,
      {true, false, true, WB, 4000, 9000, WBHELD}},
 
-    /* 4c. Read-ahead over a small room (file pages < 4 windows): a span that says thrashing
+    /* 4c. Read-ahead over a small room (file pages < 3 windows): a span that says thrashing
      * holds unless the long share is >= 750 per mille. The span of the stream in a 13 MiB
      * room on an 8 MiB read-ahead disk (bench/thrash-grid.sh 'stream 4 0 90'): 512 of 512 read
      * were refaults in 200 ms, 2898 file pages; its long share about one half. */
@@ -250,12 +250,12 @@ static const struct progress_case cases[] = {
      {SEC, 9, 0, false, 0, false, 1408, 200000, 512, 512, false, 0, 0, 0, 0, 2898, 6000, 4499},
      &ra2048,
      {true, false, true, RA, 0, 0, RAHELD}},
-    {"read-ahead room at four windows: thrashing",
-     {SEC, 9, 0, false, 0, false, 1408, 200000, 512, 512, false, 0, 0, 0, 0, 8192, 6000, 3000},
+    {"read-ahead room at three windows: thrashing",
+     {SEC, 9, 0, false, 0, false, 1408, 200000, 512, 512, false, 0, 0, 0, 0, 6144, 6000, 3000},
      &ra2048,
      {true, false, false, YES, 0, 0, THRASH}},
-    {"read-ahead room under four windows",
-     {SEC, 9, 0, false, 0, false, 1408, 200000, 512, 512, false, 0, 0, 0, 0, 8191, 6000, 3000},
+    {"read-ahead room under three windows",
+     {SEC, 9, 0, false, 0, false, 1408, 200000, 512, 512, false, 0, 0, 0, 0, 6143, 6000, 3000},
      &ra2048,
      {true, false, true, RA, 0, 0, RAHELD}},
     {"read-ahead room, file pages unknown: thrashing",
