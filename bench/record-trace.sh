@@ -5,7 +5,8 @@
 # Usage: bench/record-trace.sh OUT LIMIT_MIB RATE_MIB_S SECONDS -- CMD...
 #   RATE_MIB_S 0: reads not throttled. CMD runs in the group; a thrasher's "pass 1" line marks
 #   the onset of thrashing in the trace's header.
-# OUT: "# limit_bytes=N page_size=4096 onset_ms=T|-" then per line
+# OUT: "# limit_bytes=N page_size=4096 onset_ms=T|- readahead_kb=K" (K: the largest read_ahead_kb
+#   of /sys/block, what the daemon reads at start-up) then per line
 #   t_ms failcnt refaulted_pages read_bytes usage_bytes file_bytes under_oom dirty_bytes
 #   (dirty_bytes: dirty + writeback; traces recorded before it have 7 columns)
 set -u
@@ -60,7 +61,8 @@ wait "$pid" 2>/dev/null
 onset=$(awk -v t0="$t0" '$1 == "pass" && $2 == 1 { sub("real_ms=", "", $4); print $4 - t0; exit }' \
 	"$tmp/cmd.out")
 {
-	echo "# limit_bytes=$((limit << 20)) page_size=4096 onset_ms=${onset:--}"
+	ra=$(cat /sys/block/*/queue/read_ahead_kb 2>/dev/null | sort -n | tail -n 1)
+	echo "# limit_bytes=$((limit << 20)) page_size=4096 onset_ms=${onset:--} readahead_kb=${ra:-0}"
 	echo "# $* (reads ${rate} MiB/s; 0: not throttled)" | sed "s|$PWD/||g"
 	cat "$tmp/trace"
 } >"$out"

@@ -57,6 +57,9 @@ static int replay(const char *path, struct replay *ret)
 				limit = strtoull(p + 12, NULL, 10);
 			if ((p = strstr(line, "onset_ms=")) && p[9] != '-')
 				ret->onset_ms = strtol(p + 9, NULL, 10);
+			/* traces recorded before it was: 0, the read-ahead rule off */
+			if ((p = strstr(line, "readahead_kb=")))
+				s.readahead_pages = strtoull(p + 13, NULL, 10) >> 2;
 			continue;
 		}
 		/* 8 columns since dirty + writeback is recorded; 7 before */
