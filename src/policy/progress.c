@@ -34,7 +34,8 @@ enum thrash_state progress_thrash(const struct round_sample *s, const struct pro
 	return THRASH_MIXED;
 }
 
-/* v * num / den: the sums stay under memory + one round's reads (< 2^32), num under 2^32 */
+/* v * num / den. A sum stays under memory + the largest round's reads and memory (two windows)
+ * under 2^20 pages: the product fits unless a round reads 2^44 pages (64 PiB). */
 static uint64_t scale(uint64_t v, uint64_t num, uint64_t den)
 {
 	return den ? v * num / den : 0;
