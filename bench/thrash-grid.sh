@@ -324,7 +324,7 @@ cells() {
 		echo "stream $r 0 50 read $([ "$r" = 4 ] || [ "$r" = 0 ] && echo all || echo oomguard)"
 	done
 	# A stream in a tight room (13 MiB beside the anon): a few read-ahead windows of a big one.
-	for r in 4 0; do echo "stream $r 0 90 read oomguard"; done
+	for r in 4 0; do echo "stream $r 0 90 read all"; done
 	for r in 4 0; do
 		for m in read mmap; do echo "fits $r 0 50 $m oomguard"; done
 	done
