@@ -6,7 +6,7 @@
 # the group streamed at 4 MiB/s beside anon must not be. About a minute. Tools:
 # $OOMGUARD_TOOLS (make tools).
 set -u
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../.." || exit 1
 out=$(mktemp -d -p "$PWD/build" thrash-grid-check.XXXXXX)
 trap 'rm -rf "$out"' EXIT
 OOMGUARD_BIN=${OOMGUARD_SHIPPED_BIN:-$PWD/oomguard} bench/thrash-grid.sh --profile check --out "$out"
@@ -15,4 +15,30 @@ rc=$?
 	echo "== $f"
 	grep -v ' debug: ' "$f" | tail -n 5
 done
+# A cell that failed: each round the daemon counted, from 1 s before the onset (ms since the
+# cell's start; a gap of more than 100 ms is a poll that was no round, or lines the log folded), so that a late or early
+# kill on another machine shows which rule held or counted.
+[ "$rc" = 0 ] || [ "$rc" = 77 ] ||
+	while IFS=$'\t' read -r kind rate over anon mode who _ _ _ onset _ outcome _; do
+		case $outcome in ok | caught | outcome) continue ;; esac
+		d=$out/$kind-r$rate-o$over-a$anon-$mode/$who
+		echo "== rounds of $kind $rate $over $anon $mode ($outcome, onset $onset ms)"
+		awk -v onset="$onset" '
+			FNR == 1 && FILENAME ~ /events.log$/ { start = $1; next }
+			FILENAME ~ /events.log$/ { next }
+			/ round, / {
+				t = int($1 / 1000) - start
+				if (onset != "-" && t < onset - 1000) next
+				line = sprintf("%6d", t)
+				if (match($0, /log: [0-9]+ more identical lines[^:]*/)) {
+					print line " (" substr($0, RSTART + 5, RLENGTH - 5) ")"
+					next
+				}
+				for (i = 2; i <= NF; i++)
+					if ($i ~ /^(loops|stall_events|refaulted_pages|span_ms|span_read_pages|span_refaulted_pages|file_pages)=/)
+						line = line " " $i
+				match($0, /round="[^"]*"/)
+				print line " " substr($0, RSTART, RLENGTH)
+			}' "$d/events.log" "$d/daemon.log" | tail -n 60
+	done <"$out/results.tsv"
 exit $rc
