@@ -104,7 +104,9 @@ thrash)
 	res=$(ev_field thrash_end 3)
 	[ -z "$t0" ] && { echo "error thrasher_not_ready"; exit 0; }
 	kills "$t0" "$t1" >>"$dir/kills.tsv"
-	tk=$(awk -F'\t' -v t0="$t0" '$3 == "thrasher" { print $1 + t0; exit }' "$dir/kills.tsv")
+	# %.0f: mawk prints a sum of this size as 1.79639e+12, and its %d stops at 2^31 - 1
+	tk=$(awk -F'\t' -v t0="$t0" '$3 == "thrasher" { printf "%.0f\n", $1 + t0; exit }' \
+		"$dir/kills.tsv")
 	# The monitor samples every 50 ms and stops at the end: a kill the driver saw first (it ends
 	# the run at once) leaves no sample. Then the driver's thrash_end is the kill time: an upper
 	# bound, which can only lengthen the time to kill.

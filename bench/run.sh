@@ -7,12 +7,14 @@
 # earlyoom (Debian's options), earlyoom-p (-p: nice -20), earlyoom-m1 (-m 1), nohang (Debian's
 # config), nohang-rt (under chrt --rr 1), nohang-1pct (SIGTERM at 1 %, SIGKILL at 0.5 %).
 # Usage: bench/run.sh [--full] [--runs N] [--seed N] [--scenarios a,b] [--contenders a,b]
-#                     [--out DIR] [--report FILE]
+#                     [--out DIR] [--report FILE] [--resume | --reanalyze]
 #   --full        the cover letter's sizes (2 GiB, 100 eaters of 80 MiB); default a quick size
 #   --runs N      runs per scenario and contender (default 10); --seed N: the order (default 1)
 #   --report FILE where the markdown goes (default docs/bench.md, plots beside it in docs/bench/)
 #   --resume      with --out DIR of a bench that stopped: the same order, only the runs that
 #                 have no result yet (a run cut short is run again from nothing)
+#   --reanalyze   with --out DIR of a finished bench: runs no workload; reads every run's logs
+#                 again (bench/analyze.sh; fit keeps its results) and writes the report again
 #   OOMGUARD_BENCH_CMD  how to start oomguard on one cgroup: {oomguard} and {memcg} (the v1 memory
 #                 group's directory) are replaced; default
 #                 '{oomguard} run --log-level info --cgroup {memcg}' (+ the contender's option)
@@ -21,7 +23,7 @@ cd "$(dirname "$0")/.." || exit 1
 top=$PWD
 
 profile=quick runs=10 scenarios=flood,fit,thrash,stuck seed=1
-contenders="" out="" report=docs/bench.md resume=0
+contenders="" out="" report=docs/bench.md resume=0 reanalyze=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--full) profile=full ;;
@@ -32,7 +34,8 @@ while [ $# -gt 0 ]; do
 	--out) out=$2; shift ;;
 	--report) report=$2; shift ;;
 	--resume) resume=1 ;;
-	-h | --help) sed -n '3,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	--reanalyze) reanalyze=1 ;;
+	-h | --help) sed -n '3,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "run.sh: unknown argument $1" >&2; exit 2 ;;
 	esac
 	shift
@@ -78,11 +81,39 @@ else
 	export STUCK_SECOND_KIB=$((300 * MIB)) STUCK_MAX_MS=30000
 fi
 
+# reanalyze_all OUT: every run's result from its logs again, in the bench's order, except fit's
+# (its search writes it) and a run that failed before its analysis (the daemon did not come up,
+# saw another machine or died: nothing to analyse).
+reanalyze_all() {
+	local scen who run dir
+	: >"$results.new"
+	while read -r scen who run; do
+		dir=$1/$scen/$who/run$run
+		[ -f "$dir/result" ] || continue
+		if [ "$scen" != fit ] && { ! grep -q '^failed ' "$dir/result" ||
+			grep -q '^failed analysis' "$dir/result"; }; then
+			bench/analyze.sh "$scen" "$dir" >"$dir/result" 2>"$dir/analyze.err" ||
+				echo "failed analysis" >"$dir/result"
+		fi
+		awk -v s="$scen" -v w="$who" -v r="$run" '{ print s "\t" w "\t" r "\t" $1 "\t" $2 }' \
+			"$dir/result" >>"$results.new"
+	done <"$1/order"
+	mv "$results.new" "$results"
+}
+
 [ -z "$out" ] && out=$top/build/bench/$(date -u +%Y%m%dT%H%M%SZ)-$profile
 mkdir -p "$out"
 # Absolute: paths are passed into the daemons' PID and mount namespace, whose cwd is not ours.
 out=$(realpath "$out")
 results=$out/results.tsv
+if [ "$reanalyze" = 1 ]; then
+	[ -s "$out/order" ] || { echo "run.sh: --reanalyze: $out has no order of a bench" >&2; exit 2; }
+	reanalyze_all "$out"
+	sed -i "/^reanalyzed /d" "$out/meta" # the newest analysis only
+	echo "reanalyzed $(date -u +%Y-%m-%dT%H:%MZ) by bench/analyze.sh at $(git rev-parse --short HEAD 2>/dev/null || echo "an unknown commit")" >>"$out/meta"
+	bench/report.sh "$out" "$report"
+	exit
+fi
 if [ "$resume" = 1 ]; then
 	[ -s "$out/order" ] || { echo "run.sh: --resume: $out has no order of a stopped bench" >&2; exit 2; }
 else
@@ -164,6 +195,25 @@ max_ms_of() {
 	esac
 }
 
+# reap_bounded RUNDIR NAME PID: waits for a process this run started (already told to stop) at
+# most 10 s, then kills it and says so in the run's events: a teardown never hangs the bench (one
+# did, in wait, once in 400 runs).
+reap_bounded() {
+	local dir=$1 name=$2 pid=$3 i
+	[ -n "$pid" ] || return 0
+	for ((i = 0; i < 100; i++)); do
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.1
+	done
+	if kill -0 "$pid" 2>/dev/null; then
+		echo "$(date +%s%3N) teardown_kill $name $pid" >>"$dir/events.log"
+		echo "teardown: $name ($pid) still there after 10 s: killed" >&2
+		kill -KILL "$pid" 2>/dev/null
+	fi
+	wait "$pid" 2>/dev/null
+	return 0
+}
+
 # run_one SCENARIO CONTENDER RUNDIR: one scenario in a fresh cgroup; figures into RUNDIR/result.
 # The driver (scenario.sh), the monitor, the probe and every daemon run outside the workload's
 # groups; each workload task enters them before exec. A run whose daemon did not come up, saw
@@ -224,16 +274,18 @@ run_one() {
 	[ -n "$DPID" ] && { kill -TERM "$DPID" 2>/dev/null; }
 	cg_destroy "$cg"
 	cg_destroy "$dcg"
-	[ -n "$DPID" ] && wait "$DPID" 2>/dev/null
-	[ -n "$NS_WRAP" ] && wait "$NS_WRAP" 2>/dev/null
-	[ -n "$spid" ] && wait "$spid" 2>/dev/null
+	reap_bounded "$dir" daemon "$DPID"
+	reap_bounded "$dir" namespace "$NS_WRAP"
+	reap_bounded "$dir" driver "$spid"
 	kill -TERM "$mon" "$probe" 2>/dev/null
-	wait "$mon" "$probe" 2>/dev/null
+	reap_bounded "$dir" monitor "$mon"
+	reap_bounded "$dir" probe "$probe"
 	rm -rf "$dir/files" "$dir/tick.fifo"
 	if [ -n "$fail" ]; then
 		echo "failed $fail" >"$dir/result"
-	else
-		bench/analyze.sh "$scen" "$dir" >"$dir/result"
+	elif ! bench/analyze.sh "$scen" "$dir" >"$dir/result" 2>"$dir/analyze.err"; then
+		fail=analysis
+		echo "failed analysis" >"$dir/result" # its error in analyze.err; the logs stay
 	fi
 	if [ -n "$fail" ]; then
 		echo "daemon ${who}: failed: $fail"
