@@ -10,6 +10,7 @@
 
 #include "daemon/log.h"
 #include "daemon/report.h"
+#include "linux/procfs.h"
 #include "linux/sys.h"
 
 volatile sig_atomic_t daemon_stop_requested, daemon_reload_requested;
@@ -31,7 +32,7 @@ const char *daemon_scope_path(const struct scope *s)
 	return s->kind == SCOPE_MACHINE ? NULL : s->name;
 }
 
-int daemon_setup_scopes(struct daemon *d, char *err, size_t errsize)
+static int setup_scopes(struct daemon *d, char *err, size_t errsize)
 {
 	struct config *c = &d->cfg;
 	struct cgroup_mounts mounts;
@@ -99,6 +100,29 @@ int daemon_setup_scopes(struct daemon *d, char *err, size_t errsize)
 	return 0;
 }
 
+/* The read share's read-ahead rule (progress.h) reads the largest window of the machine's disks,
+ * once per set-up for every scope; no /sys/block: the rule is off. */
+static void setup_readahead(struct daemon *d)
+{
+	const char *root = d->cfg.root[0] ? d->cfg.root : NULL;
+	uint64_t kb;
+
+	d->readahead_pages = 0;
+	if (d->nr_scopes && read_max_readahead_kb(root, d->scratch, sizeof(d->scratch), &kb) == 0)
+		d->readahead_pages = kib_to_pages(kb, d->page_shift);
+	for (size_t i = 0; i < d->nr_scopes; i++)
+		d->scopes[i].readahead_pages = d->readahead_pages;
+}
+
+int daemon_setup_scopes(struct daemon *d, char *err, size_t errsize)
+{
+	int r = setup_scopes(d, err, errsize);
+
+	if (r == 0)
+		setup_readahead(d);
+	return r;
+}
+
 int daemon_check_scopes(struct daemon *d, const struct config *c, char *err, size_t errsize)
 {
 	const char *root = c->root[0] ? c->root : NULL;
@@ -152,6 +176,7 @@ static void retry_absent(struct daemon *d, struct scope *s, size_t i)
 		return;
 	}
 	s->set = set;
+	s->readahead_pages = d->readahead_pages;
 	log_msg(LOG_PRIO_NOTICE, "scope=%s is there: watching it", s->name);
 	events_start_scope(d, s, i);
 }

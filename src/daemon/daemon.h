@@ -52,6 +52,7 @@ struct daemon {
 	int self_pid;
 	struct event_state ev;
 	struct cgroup_mounts mounts; /* as read at set-up: where an absent scope will appear */
+	uint64_t readahead_pages;    /* the disks' largest read-ahead window at set-up (0: unknown) */
 	unsigned long rounds, kills, dry_run_kills;
 	int exit_code; /* what daemon_run() returns once stopped: 0, or EXIT_RUNTIME */
 	struct notify notify;

@@ -196,7 +196,6 @@ const char *scope_kind_name(enum scope_kind kind)
 int scope_init_machine(struct scope *s, const char *root, unsigned int page_shift, char *scratch)
 {
 	struct proc_meminfo mi;
-	uint64_t kb;
 	int r;
 
 	memset(s, 0, sizeof(*s));
@@ -215,9 +214,6 @@ int scope_init_machine(struct scope *s, const char *root, unsigned int page_shif
 	if (r < 0)
 		return r;
 	s->mem_total_bytes = mi.mem_total_kib * 1024;
-	/* The read share's read-ahead rule (progress.h); no /sys/block: the rule is off. */
-	if (read_max_readahead_kb(root, scratch, SCOPE_SCRATCH_SIZE, &kb) == 0)
-		s->readahead_pages = kib_to_pages(kb, page_shift);
 	return 0;
 }
 

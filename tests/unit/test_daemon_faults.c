@@ -1102,13 +1102,14 @@ static void run_metrics(const struct row *r)
 /* clang-format off */
 static const struct row rows[] = {
     /* Start-up: the scopes, self-protection, the reaper, the event sources, a first round.
-     * each scope lists /sys/block once (none in the fixture), openat 9 looks for the group's
-     * blkio twin, openat 11 and write 1 register its OOM eventfd; epoll_ctl 3 watches the reaper's reports. */
+     * openat 7 looks for the group's blkio twin, openat 8 lists /sys/block (once per set-up;
+     * none in the fixture), openat 10 and write 1 register the group's OOM eventfd;
+     * epoll_ctl 3 watches the reaper's reports. */
     ROW(START, F(openat, EINTR, 1, ONCE), RUNS, NULL),
     ROW(START, F(openat, EINTR, 1, ALWAYS), EXIT_RUNTIME, "cannot read /proc/meminfo: Interrupted"),
     ROW(START, F(openat, EMFILE, 1, ONCE), EXIT_RUNTIME, "cannot read /proc/meminfo: Too many"),
-    ROW(START, F(openat, ENOMEM, 9, ONCE), RUNS, "(cgroup-v1), OOM eventfd, vmpressure eventfd, reads machine pgpgin, read-ahead"),
-    ROW(START, F(openat, ENOMEM, 11, ONCE), RUNS, "no OOM eventfd for " GROUP " (polling only)"),
+    ROW(START, F(openat, ENOMEM, 7, ONCE), RUNS, "(cgroup-v1), OOM eventfd, vmpressure eventfd, reads machine pgpgin, read-ahead"),
+    ROW(START, F(openat, ENOMEM, 10, ONCE), RUNS, "no OOM eventfd for " GROUP " (polling only)"),
     ROW(START, F(openat, EMFILE, 16, ALWAYS), RUNS, "cannot read scope=machine"),
     ROW(START, F(read, EINTR, 1, ONCE), RUNS, NULL),
     ROW(START, F(read, ENOMEM, 1, ONCE), EXIT_RUNTIME, "cannot read /proc/meminfo: Cannot"),

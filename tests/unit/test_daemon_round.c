@@ -4,6 +4,7 @@
  * left), and says when it is readable again. On a copy of the 6.18 fixture whose zoneinfo is
  * broken, then mended. */
 #include <setjmp.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -87,6 +88,54 @@ static void test_unreadable_scope_is_loud(void **state)
 	assert_int_equal(system(cmd), 0);
 }
 
+/* setup_ra ROOT WITH_DISKS: a daemon on the machine scope of a copy of the 6.18 fixture, with
+ * two disks in its /sys/block or none; returns the scope's read-ahead window in pages. */
+static uint64_t setup_ra(char *root, bool with_disks)
+{
+	char cmd[400], err[256];
+	char *argv[] = {"run", "--machine", "--root", root, NULL};
+	uint64_t pages;
+
+	assert_non_null(mkdtemp(root));
+	snprintf(cmd, sizeof(cmd), "cp -r tests/fixtures/k6.18/proc %s/", root);
+	assert_int_equal(system(cmd), 0);
+	if (with_disks) {
+		snprintf(cmd, sizeof(cmd), "mkdir -p %s/sys/block/vda/queue %s/sys/block/loop0/queue"
+			 " && echo 8192 > %s/sys/block/vda/queue/read_ahead_kb"
+			 " && echo 128 > %s/sys/block/loop0/queue/read_ahead_kb", root, root, root, root);
+		assert_int_equal(system(cmd), 0);
+	}
+	daemon_init(&d, 4, argv);
+	assert_int_equal(options_parse(&d.cfg, 4, argv, err, sizeof(err)), 0);
+	assert_int_equal(daemon_setup_scopes(&d, err, sizeof(err)), 0);
+	assert_int_equal(d.nr_scopes, 1);
+	pages = d.scopes[0].readahead_pages;
+	assert_int_equal(d.readahead_pages, pages);
+	/* read at set-up only: a round does not read /sys/block again */
+	snprintf(cmd, sizeof(cmd), "rm -rf %s/sys", root);
+	assert_int_equal(system(cmd), 0);
+	daemon_round(&d);
+	assert_int_equal(d.scopes[0].readahead_pages, pages);
+	daemon_teardown(&d);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
+	assert_int_equal(system(cmd), 0);
+	return pages;
+}
+
+/* The read-ahead rule's window (progress.h): the largest of the disks', read once per set-up
+ * and given to every scope; no /sys/block leaves it 0 (the rule off). */
+static void test_readahead_at_setup(void **state)
+{
+	char root1[] = "/tmp/oomguard-test-ra-XXXXXX", root2[] = "/tmp/oomguard-test-ra-XXXXXX";
+
+	(void)state;
+	log_set_write(capture);
+	log_max_prio = LOG_PRIO_NOTICE;
+	assert_int_equal(setup_ra(root1, true), 8192 / 4);
+	assert_int_equal(setup_ra(root2, false), 0);
+	log_set_write(NULL);
+}
+
 /* A victim no report settled is waited for VICTIM_WAIT_USEC after its kill, then skipped. */
 static void test_victim_expire(void **state)
 {
@@ -107,6 +156,7 @@ static void test_victim_expire(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {cmocka_unit_test(test_unreadable_scope_is_loud),
+					   cmocka_unit_test(test_readahead_at_setup),
 					   cmocka_unit_test(test_victim_expire)};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
