@@ -236,7 +236,7 @@ static bool rule_retries(struct sim *s, struct sim_task *t, unsigned int alloc_f
 	s->last_no_progress_loops = d.no_progress_loops;
 	/* Mainline's should_reclaim_retry() ends in schedule_timeout_uninterruptible(1) for a
 	 * PF_WQ_WORKER, whatever it decides, so that the worker's pool runs its other work items
-	 * (4.19). The reworks' schedule_timeout(1) (373ccbe5, moved by 2/3) ran in TASK_RUNNING and
+	 * (2018). The reworks' schedule_timeout(1) (373ccbe5, moved by 2/3) ran in TASK_RUNNING and
 	 * did not sleep; 4.3 had neither (workqueue.c). */
 	if (s->cfg->rule == RETRY_RULE_MAINLINE && t->kind == TK_KWORKER)
 		*sleep += JIFFY_USEC;

@@ -38,7 +38,7 @@
  *   does not read zone_reclaimable(), and after MAX_RECLAIM_RETRIES it reaches
  *   __alloc_pages_may_oom(), whose lost trylock sleeps a jiffy while another task reports.
  * - mainline: should_reclaim_retry() ends in schedule_timeout_uninterruptible(1) for a
- *   PF_WQ_WORKER every round (4.19), vmstat_update() runs on mm_percpu_wq, and the model reads
+ *   PF_WQ_WORKER every round (2018), vmstat_update() runs on mm_percpu_wq, and the model reads
  *   exact counters under mainline anyway.
  */
 #include <stdint.h>
