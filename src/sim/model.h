@@ -350,11 +350,11 @@ struct sim {
 	unsigned int vmstat_cpu;       /* the CPU the current event runs on */
 	bool vmstat_off;               /* mainline: counters read exact (snapshots) */
 	bool vmstat_batch;             /* a reclaim batch: LRU changes add up, then count once */
+	long vmstat_batch_delta;
 	int kworker;                   /* the disk events poll's worker (workqueue.c), NO_TASK */
 	unsigned int wq_cpu;           /* the CPU whose worker pool it runs on */
 	bool wq_held;                  /* it loops in the allocator without sleeping: its pool
 					* runs nothing else, vmstat_update() of wq_cpu waits */
-	long vmstat_batch_delta;
 	bool stop;
 	unsigned long csv_oom_events;
 	unsigned long steps;
