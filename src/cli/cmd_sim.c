@@ -22,6 +22,7 @@ struct sim_opts {
 	uint64_t seed;
 	unsigned int mem_mib;
 	bool reaper;
+	bool wq_stall;
 	bool json;
 	const char *csv_dir;
 	const char *plot_file;
@@ -32,7 +33,7 @@ static void sim_usage(FILE *f)
 	fprintf(
 	    f,
 	    "usage: oomguard sim SCENARIO [--policy base|rework|rework-v4|mainline | --compare]\n"
-	    "                    [--seed N] [--mem-mib N] [--no-reaper] [--json]\n"
+	    "                    [--seed N] [--mem-mib N] [--no-reaper] [--wq-stall] [--json]\n"
 	    "                    [--csv DIR] [--plot FILE.png]\n"
 	    "       oomguard sim --list\n\n"
 	    "A deterministic model of the kernel's allocator slow path, reclaim, writeback,\n"
@@ -42,6 +43,8 @@ static void sim_usage(FILE *f)
 	    "  --seed N        seed of the interleaving (default 1)\n"
 	    "  --mem-mib N     RAM, a multiple of 4 in %u..%u (default %u); loads scale\n"
 	    "  --no-reaper     no OOM reaper kthread (as 4.3 had none)\n"
+	    "  --wq-stall      a CD-ROM's disk events poll (a bound work item, GFP_NOIO) that,\n"
+	    "                  looping in the allocator, holds its CPU's vmstat_update()\n"
 	    "  --json          one JSON object per run instead of the table\n"
 	    "  --csv DIR       time series per run: DIR/SCENARIO-RULE.csv\n"
 	    "  --plot FILE     draw the series with gnuplot into FILE (PNG)\n"
@@ -119,6 +122,8 @@ static int parse_opts(int argc, char **argv, struct sim_opts *o)
 			o->compare = true;
 		} else if (!strcmp(a, "--no-reaper")) {
 			o->reaper = false;
+		} else if (!strcmp(a, "--wq-stall")) {
+			o->wq_stall = true;
 		} else if (!strcmp(a, "--json")) {
 			o->json = true;
 		} else if (opt_is(a, "--policy")) {
@@ -159,8 +164,8 @@ static int parse_opts(int argc, char **argv, struct sim_opts *o)
 		} else if (a[0] == '-') {
 			fprintf(stderr,
 				"oomguard sim: unknown option '%s' (valid: --policy, --compare, "
-				"--seed, --mem-mib, --no-reaper, --json, --csv, --plot, --list, "
-				"--help)\n",
+				"--seed, --mem-mib, --no-reaper, --wq-stall, --json, --csv, "
+				"--plot, --list, --help)\n",
 				a);
 			return -EINVAL;
 		} else if (o->have_scenario) {
@@ -242,7 +247,8 @@ int cmd_sim(int argc, char **argv)
 		struct sim_config cfg = {.scenario = o.scenario,
 					 .seed = o.seed,
 					 .mem_mib = o.mem_mib,
-					 .reaper = o.reaper};
+					 .reaper = o.reaper,
+					 .wq_stall = o.wq_stall};
 		char path[PATH_MAX + 64];
 		int err;
 

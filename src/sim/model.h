@@ -164,6 +164,7 @@ enum task_kind {
 	TK_HUGETLB, /* allocates order-9 __GFP_REPEAT pages until one fails */
 	TK_LOCKER,  /* holds the lock a victim needs while it allocates kernel memory */
 	TK_FORKER,  /* forks: order-2/3 kernel allocations (stacks), the oldest freed (frag.c) */
+	TK_KWORKER, /* a bound workqueue worker running the disk events poll (workqueue.c) */
 	TK_KSWAPD,
 	TK_REAPER,
 	NR_TASK_KINDS
@@ -350,6 +351,10 @@ struct sim {
 	bool vmstat_off;               /* mainline: counters read exact (snapshots) */
 	bool vmstat_batch;             /* a reclaim batch: LRU changes add up, then count once */
 	long vmstat_batch_delta;
+	int kworker;                   /* the disk events poll's worker (workqueue.c), NO_TASK */
+	unsigned int wq_cpu;           /* the CPU whose worker pool it runs on */
+	bool wq_held;                  /* it loops in the allocator without sleeping: its pool
+					* runs nothing else, vmstat_update() of wq_cpu waits */
 	bool stop;
 	unsigned long csv_oom_events;
 	unsigned long steps;
@@ -445,7 +450,8 @@ unsigned long vmstat_threshold(const struct sim_zone *z);
 
 /* vmstat.c: per-CPU counters, folded as 4.3 folds them */
 void vmstat_init(struct sim *s);
-void vmstat_pick_cpu(struct sim *s);
+void vmstat_pick_cpu(struct sim *s, const struct sim_event *ev);
+uint64_t vmstat_pool_hold(struct sim *s, bool held);
 void vmstat_mod(struct sim *s, struct sim_zone *z, enum vm_item item, long delta);
 unsigned long vmstat_read(struct sim *s, struct sim_zone *z, enum vm_item item);
 unsigned long vmstat_snapshot(const struct sim_zone *z, enum vm_item item);
@@ -492,6 +498,12 @@ int events_init(struct sim *s);
 void events_free(struct sim *s);
 void event_push(struct sim *s, uint64_t when, enum event_kind kind, int task, uint32_t gen);
 bool event_pop(struct sim *s, struct sim_event *ret_ev);
+
+/* workqueue.c: the disk events poll on a bound worker pool, and what its allocations hold */
+#define DISK_EVENTS_POLL_USEC (2 * USEC_PER_SEC) /* block.events_dfl_poll_msecs=2000 (udev) */
+void kworker_init(struct sim *s, uint64_t seed);
+void kworker_step(struct sim *s, struct sim_task *t);
+void kworker_hold(struct sim *s, bool held);
 
 /* frag.c: the fragmented machine and its forker */
 void setup_frag(struct sim *s);

@@ -17,6 +17,7 @@ enum row_fmt { F_OUTCOME, F_COUNT, F_USEC, F_KIB };
 #define SV  ((1u << SIM_STUCK_VICTIM) | (1u << SIM_STUCK_VICTIM_MMAP))
 #define FR  (1u << SIM_FRAG)
 #define ALL (FL | FI | HU | CL | SV | FR)
+#define WQ  (1u << 31) /* only with --wq-stall */
 
 struct row {
 	const char *label;
@@ -61,6 +62,9 @@ static const struct row rows[] = {
     R("smallest margin without OOM (MiB)", "fit_margin_kib", FI, F_KIB, fit_margin_kib),
     R("huge pages requested (most)", "huge_requested", HU, F_COUNT, huge_requested),
     R("attempts still retrying at the budget", "budget_attempts", HU, F_COUNT, budget_attempts),
+    R("vmstat_update()s the poll held", "wq_holds", WQ | FL | HU | CL | SV | FR, F_COUNT, wq_holds),
+    R("longest of them (s)", "wq_hold_max_usec", WQ | FL | HU | CL | SV | FR, F_USEC,
+      wq_hold_max_usec),
     R("virtual time at end (s)", "end_usec", ALL, F_USEC, end_usec),
 };
 
@@ -96,15 +100,15 @@ void sim_print_table(FILE *f, const struct sim_result *res, size_t nr)
 	unsigned int mask = 1u << res[0].scenario;
 	char cell[64];
 
-	fprintf(f, "scenario %s: %u MiB, seed %" PRIu64 ", reaper %s\n",
+	fprintf(f, "scenario %s: %u MiB, seed %" PRIu64 ", reaper %s%s\n",
 		sim_scenario_name(res[0].scenario), res[0].mem_mib, res[0].seed,
-		res[0].reaper ? "on" : "off");
+		res[0].reaper ? "on" : "off", res[0].wq_stall ? ", wq stall on" : "");
 	fprintf(f, "%-38s", "");
 	for (size_t i = 0; i < nr; i++)
 		fprintf(f, " %12s", retry_rule_name(res[i].rule));
 	fputc('\n', f);
 	for (size_t k = 0; k < sizeof(rows) / sizeof(rows[0]); k++) {
-		if (!(rows[k].scenarios & mask))
+		if (!(rows[k].scenarios & mask) || ((rows[k].scenarios & WQ) && !res[0].wq_stall))
 			continue;
 		fprintf(f, "%-38s", rows[k].label);
 		for (size_t i = 0; i < nr; i++) {
@@ -140,7 +144,11 @@ void sim_print_json(FILE *f, const struct sim_result *res)
 		",\"mem_mib\":%u,\"reaper\":%s",
 		sim_scenario_name(res->scenario), retry_rule_name(res->rule), res->seed,
 		res->mem_mib, res->reaper ? "true" : "false");
+	if (res->wq_stall)
+		fprintf(f, ",\"wq_stall\":true");
 	for (size_t k = 0; k < sizeof(rows) / sizeof(rows[0]); k++) {
+		if ((rows[k].scenarios & WQ) && !res->wq_stall)
+			continue;
 		format_cell(cell, sizeof(cell), &rows[k], res);
 		if (rows[k].fmt == F_OUTCOME)
 			fprintf(f, ",\"%s\":\"%s\"", rows[k].key, cell);

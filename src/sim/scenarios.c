@@ -111,7 +111,7 @@ int machine_init(struct sim *s, const struct sim_config *cfg, struct sim_result 
 	s->drift_prng = seed * 0x9e3779b97f4a7c15ull + 0x7f4a7c15ull;
 	s->vmstat_off = cfg->rule == RETRY_RULE_MAINLINE;
 	vmstat_init(s);
-	s->kswapd = s->reaper = s->first_victim = NO_TASK;
+	s->kswapd = s->reaper = s->first_victim = s->kworker = NO_TASK;
 	plist_init(&s->huge_pool);
 	for (unsigned int f = 0; f < SIM_MAX_FILES; f++)
 		plist_init(&s->files[f].pages);
@@ -120,6 +120,7 @@ int machine_init(struct sim *s, const struct sim_config *cfg, struct sim_result 
 		s->reaper = task_create(s, TK_REAPER, "oom_reaper", 0, 0);
 	s->reaper_delay_usec = cfg->rule == RETRY_RULE_MAINLINE ? OOM_REAPER_DELAY_USEC : 0;
 	prefill_mapped(s, nr_pages / 128);
+	kworker_init(s, seed);
 	s->budget_usec = 600 * USEC_PER_SEC;
 	s->sample_usec = 100 * USEC_PER_MSEC;
 	return 0;
@@ -334,7 +335,7 @@ void machine_loop(struct sim *s)
 			break;
 		}
 		s->now = ev.when;
-		vmstat_pick_cpu(s);
+		vmstat_pick_cpu(s, &ev);
 		switch (ev.kind) {
 		case EV_TASK:
 			if (ev.gen != s->tasks[ev.task].gen || s->tasks[ev.task].run == TR_DEAD)
@@ -410,6 +411,7 @@ static int machine_run(const struct sim_config *cfg, uint64_t seed, unsigned lon
 		break;
 	}
 	machine_loop(s);
+	kworker_hold(s, false); /* a hold still on at the end counts */
 	if (s->flood_start_usec) {
 		if (res->first_kill_usec)
 			res->first_kill_usec -= s->flood_start_usec;
@@ -435,6 +437,7 @@ static void result_init(const struct sim_config *cfg, struct sim_result *res)
 	res->seed = cfg->seed;
 	res->mem_mib = cfg->mem_mib;
 	res->reaper = cfg->reaper;
+	res->wq_stall = cfg->wq_stall;
 	res->outcome = SIM_OUT_COMPLETED;
 }
 
@@ -455,6 +458,9 @@ static void result_add(struct sim_result *sum, const struct sim_result *r)
 	sum->oom_lock_contended += r->oom_lock_contended;
 	sum->compaction_ready_rounds += r->compaction_ready_rounds;
 	sum->compact_retries += r->compact_retries;
+	sum->wq_holds += r->wq_holds;
+	if (r->wq_hold_max_usec > sum->wq_hold_max_usec)
+		sum->wq_hold_max_usec = r->wq_hold_max_usec;
 	sum->end_usec += r->end_usec;
 	if (r->max_stall_usec > sum->max_stall_usec) {
 		sum->max_stall_usec = r->max_stall_usec;

@@ -37,6 +37,8 @@ enum sim_scenario {
  * @seed:      seeds the PRNG that varies the interleaving
  * @mem_mib:   RAM of the machine; workloads scale with it
  * @reaper:    run the OOM reaper kthread
+ * @wq_stall:  the machine polls a CD-ROM from a bound work item whose allocations can hold its
+ *             CPU's vmstat_update() (workqueue.c)
  * @csv:       when set, time series rows are written here (free, reclaimable, loops, OOM events)
  */
 struct sim_config {
@@ -45,6 +47,7 @@ struct sim_config {
 	uint64_t seed;
 	unsigned int mem_mib;
 	bool reaper;
+	bool wq_stall;
 	FILE *csv;
 };
 
@@ -87,6 +90,9 @@ enum sim_outcome {
  * @compaction_ready_rounds: costly-order reclaim rounds that returned 1 for compaction_ready()
  * @compact_retries:    mainline: retries should_compact_retry() granted
  * @frag_allocs:        frag: order-2/3 allocations that succeeded
+ * @wq_holds:           times the disk events worker looped in the allocator without sleeping
+ *                      while its CPU's vmstat_update() was due (it waited behind it)
+ * @wq_hold_max_usec:   the longest such wait of vmstat_update()
  * @page_events:        page allocations, frees, state changes (for the benchmark)
  * @end_usec:           virtual time at the end
  */
@@ -96,6 +102,7 @@ struct sim_result {
 	uint64_t seed;
 	unsigned int mem_mib;
 	bool reaper;
+	bool wq_stall;
 	enum sim_outcome outcome;
 	unsigned long oom_calls;
 	unsigned long oom_kills;
@@ -124,6 +131,8 @@ struct sim_result {
 	unsigned long compaction_ready_rounds;
 	unsigned long compact_retries;
 	unsigned long frag_allocs;
+	unsigned long wq_holds;
+	uint64_t wq_hold_max_usec;
 	uint64_t page_events;
 	uint64_t end_usec;
 };

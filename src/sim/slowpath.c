@@ -221,9 +221,10 @@ static bool compaction_zonelist_suitable(const struct sim *s, unsigned int order
  * Steps 5-6 of a round: the rule's verdict after reclaim freed @nr pages, with its waits added
  * to *@sleep; mainline's compaction feedback. Return: true to retry.
  */
-static bool rule_retries(struct sim *s, struct alloc_state *a, unsigned int alloc_flags,
+static bool rule_retries(struct sim *s, struct sim_task *t, unsigned int alloc_flags,
 			 unsigned long nr, uint64_t *sleep)
 {
+	struct alloc_state *a = &t->alloc;
 	struct zone_snapshot zones[MAX_NR_ZONES];
 	struct alloc_request req;
 	struct retry_decision d;
@@ -233,6 +234,12 @@ static bool rule_retries(struct sim *s, struct alloc_state *a, unsigned int allo
 	vmstat_reads(s, zones, req.nr_zones);
 	reclaim_retry_decide(s->cfg->rule, &req, nr, &a->rs, &d);
 	s->last_no_progress_loops = d.no_progress_loops;
+	/* Mainline's should_reclaim_retry() ends in schedule_timeout_uninterruptible(1) for a
+	 * PF_WQ_WORKER, whatever it decides, so that the worker's pool runs its other work items
+	 * (2018). The reworks' schedule_timeout(1) (373ccbe5, moved by 2/3) ran in TASK_RUNNING and
+	 * did not sleep; 4.3 had neither (workqueue.c). */
+	if (s->cfg->rule == RETRY_RULE_MAINLINE && t->kind == TK_KWORKER)
+		*sleep += JIFFY_USEC;
 	if (d.verdict == RETRY_RECLAIM || d.verdict == RETRY_UNRESERVE_HIGHATOMIC) {
 		if (d.wait == RETRY_WAIT_IFF_CONGESTED)
 			*sleep += wait_iff_congested(s, WAIT_IFF_CONGESTED_USEC);
@@ -287,7 +294,7 @@ static enum alloc_status slowpath_round(struct sim *s, struct sim_task *t, int32
 		goto noretry;
 
 	/* 5-6. The rule decides: retry, or go OOM. */
-	if (rule_retries(s, a, alloc_flags, nr, &sleep))
+	if (rule_retries(s, t, alloc_flags, nr, &sleep))
 		goto retry;
 
 	/* 7-8. */

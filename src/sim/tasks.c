@@ -49,7 +49,10 @@ int task_create(struct sim *s, enum task_kind kind, const char *comm, unsigned l
 	t = &s->tasks[i];
 	memset(t, 0, sizeof(*t));
 	t->kind = kind;
-	t->pid = kind == TK_KSWAPD ? 30 : kind == TK_REAPER ? 31 : 1000 + i;
+	t->pid = kind == TK_KSWAPD    ? 30
+		 : kind == TK_REAPER  ? 31
+		 : kind == TK_KWORKER ? 32
+				      : 1000 + i;
 	snprintf(t->comm, sizeof(t->comm), "%s", comm);
 	t->start_usec = start_usec;
 	plist_init(&t->pages);
@@ -360,6 +363,9 @@ void task_step(struct sim *s, struct sim_task *t)
 		break;
 	case TK_FORKER:
 		forker_step(s, t);
+		break;
+	case TK_KWORKER:
+		kworker_step(s, t);
 		break;
 	case TK_KSWAPD:
 		d = kswapd_step(s, t);

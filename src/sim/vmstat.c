@@ -31,11 +31,16 @@ void vmstat_init(struct sim *s)
 	s->vmstat_cpu = 0;
 }
 
-/* The CPU the next event runs on: the model does not place tasks on CPUs, a draw stands for it. */
-void vmstat_pick_cpu(struct sim *s)
+/* The CPU the next event runs on: the model does not place tasks on CPUs, a draw stands for it.
+ * The disk events worker is bound: its events run on its pool's CPU (workqueue.c), no draw. */
+void vmstat_pick_cpu(struct sim *s, const struct sim_event *ev)
 {
 	if (s->vmstat_off)
 		return;
+	if (ev->kind == EV_TASK && ev->task == s->kworker) {
+		s->vmstat_cpu = s->wq_cpu;
+		return;
+	}
 	s->vmstat_cpu = (unsigned int)(vmstat_rand(s) % NR_CPUS);
 }
 
@@ -51,16 +56,48 @@ static void fold_cpu(struct sim *s, unsigned int cpu)
 	}
 }
 
-/* vmstat_update() of every CPU whose time has come since the last look: refresh_cpu_vm_stats(). */
+/* vmstat_update() on @cpu, due since vmstat_next[cpu]: refresh_cpu_vm_stats(), then the work
+ * queues itself again round_jiffies_relative(HZ) later, on the same whole-second phase. */
+static void vmstat_update(struct sim *s, unsigned int cpu)
+{
+	fold_cpu(s, cpu);
+	s->vmstat_next[cpu] +=
+	    ((s->now - s->vmstat_next[cpu]) / VMSTAT_INTERVAL_USEC + 1) * VMSTAT_INTERVAL_USEC;
+}
+
+/* vmstat_update() of every CPU whose time has come since the last look. A CPU whose worker pool
+ * is held (wq_held: its one running worker loops in the allocator, workqueue.c) runs no work item:
+ * its update stays pending, and its vm_stat_diff unfolded, until the pool is released. */
 static void vmstat_catch_up(struct sim *s)
 {
 	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++) {
-		if (s->now < s->vmstat_next[cpu])
+		if (s->now < s->vmstat_next[cpu] || (s->wq_held && cpu == s->wq_cpu))
 			continue;
-		fold_cpu(s, cpu);
-		s->vmstat_next[cpu] += ((s->now - s->vmstat_next[cpu]) / VMSTAT_INTERVAL_USEC + 1) *
-				       VMSTAT_INTERVAL_USEC;
+		vmstat_update(s, cpu);
 	}
+}
+
+/*
+ * vmstat_pool_hold() - wq_cpu's pool becomes held (@held: its running worker loops in the
+ * allocator without sleeping) or is released (the worker slept or finished, and the pool runs
+ * what waited on its worklist, vmstat_update() among them if it was due). Returns how long that
+ * vmstat_update() waited past its time (0: it was not due).
+ */
+uint64_t vmstat_pool_hold(struct sim *s, bool held)
+{
+	unsigned int cpu = s->wq_cpu;
+	uint64_t late;
+
+	if (held == s->wq_held)
+		return 0;
+	if (!s->vmstat_off)
+		vmstat_catch_up(s); /* what was due before the hold ran before it */
+	s->wq_held = held;
+	if (held || s->vmstat_off || s->now < s->vmstat_next[cpu])
+		return 0;
+	late = s->now - s->vmstat_next[cpu];
+	vmstat_update(s, cpu);
+	return late;
 }
 
 /* __mod_zone_page_state() on the current CPU. With the remainders off (mainline, which reads

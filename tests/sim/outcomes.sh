@@ -3,7 +3,9 @@
 # The outcomes the seeds predict, asserted on the model: the churn livelock under base and OOM
 # within 17 rounds under rework; the stuck victim without the reaper, freed with it, and the
 # reaper giving up on a victim holding mmap_sem for write so that the next victim is chosen;
-# frag: premature OOM kills for order-2/3 requests under the rework, fewer under mainline.
+# frag: premature OOM kills for order-2/3 requests under the rework, fewer under mainline;
+# flood --wq-stall (docs/sim.md, "Why the spread is inverted"): at seed 7 the disk events poll
+# holds its CPU's vmstat_update() and base hangs on the stale counter; the reworks complete.
 set -u
 bin=${OOMGUARD_BIN:-./oomguard}
 rc=0
@@ -88,4 +90,24 @@ expect "frag rework premature kills (seeds 1-3)" "${premature[rework]}" -ge 3
 expect "frag rework-v4 premature kills (seeds 1-3)" "${premature[rework-v4]}" -ge 3
 expect "frag mainline premature kills, twice, at most rework's (${premature[rework]})" \
 	"$((2 * premature[mainline]))" -le "${premature[rework]}"
+# flood --wq-stall, seed 7, no reaper: base's fake progress on a stale remainder keeps the
+# poll's GFP_NOIO loop from sleeping, so the remainder is never folded (a hang to the budget);
+# the same seed completes without the poll; rework-v4 holds the update too (its
+# schedule_timeout(1) does not sleep) but its retries do not read zone_reclaimable(); mainline's
+# worker sleeps a jiffy per round and holds nothing.
+j=$(sim flood --policy base --seed 7 --no-reaper --wq-stall)
+expect_str "flood --wq-stall base seed 7 outcome" "$(field "$j" outcome)" livelock
+expect "flood --wq-stall base seed 7: vmstat_update held (us)" "$(field "$j" wq_hold_max_usec)" \
+	-ge 100000000
+j=$(sim flood --policy base --seed 7 --no-reaper)
+expect_str "flood base seed 7 outcome" "$(field "$j" outcome)" completed
+declare -A held
+for rule in rework-v4 mainline; do
+	j=$(sim flood --policy $rule --seed 7 --no-reaper --wq-stall)
+	expect_str "flood --wq-stall $rule seed 7 outcome" "$(field "$j" outcome)" completed
+	expect "flood --wq-stall $rule seed 7 kills" "$(field "$j" oom_kills)" -ge 76
+	held[$rule]=$(field "$j" wq_holds)
+done
+expect "flood --wq-stall rework-v4 seed 7: vmstat_updates held" "${held[rework-v4]}" -gt 0
+expect "flood --wq-stall mainline seed 7: vmstat_updates held" "${held[mainline]}" -eq 0
 exit $rc
