@@ -26,6 +26,31 @@ bench/report-stats.sh "$results" "$out/failed.tsv" >"$out/stats.tsv"
 
 stat() { awk -F'\t' -v s="$1" -v w="$2" -v k="$3" -v c="$4" \
 	'$1 == s && $2 == w && $3 == k { print $c }' "$out/stats.tsv"; }
+# other_load: the runs in which processes outside the bench used the CPU (bench/other-cpu.py):
+# the bench's claim of an otherwise idle machine, per run.
+OTHER_LOAD_S=1.0
+other_load() {
+	local n
+	n=$(awk -F'\t' '$4 == "other_cpu_s"' "$results" | wc -l)
+	if [ "$n" = 0 ]; then
+		echo "Not measured in this bench (its runs predate the measure)."
+		return
+	fi
+	echo "CPU seconds that processes outside the bench used during each run (the root cpuacct"
+	echo "group's time less the bench's group and the kernel threads; bench/other-cpu.py)."
+	awk -F'\t' -v lim="$OTHER_LOAD_S" '$4 == "other_cpu_s" { n++; sum += $5
+			if ($5 + 0 > max) max = $5 + 0; if ($5 + 0 >= lim) over++ }
+		END { printf "%d runs: %d with %.1f CPU s or more of other load; the largest %.2f s, the mean %.2f s.\n",
+			n, over, lim, max, n ? sum / n : 0; exit !over }' "$results" || return 0
+	printf '\n| scenario | contender | run | other CPU (s) | largest other processes |\n'
+	echo "|---|---|---|---|---|"
+	awk -F'\t' -v lim="$OTHER_LOAD_S" '$4 == "other_cpu_s" && $5 + 0 >= lim { v[$1 "|" $2 "|" $3] = $5 }
+		$4 == "other_top" { top[$1 "|" $2 "|" $3] = $5 }
+		END { for (k in v) { split(k, f, "|")
+			printf "| %s | %s | %s | %s | %s |\n", f[1], f[2], f[3], v[k], top[k] } }' \
+		"$results" | sort -t'|' -k2,2 -k3,3 -k4n
+}
+
 runs_of() { # SCEN WHO: "ok/failed"
 	local ok fail
 	ok=$(awk -F'\t' -v s="$1" -v w="$2" '$1 == s && $2 == w { r[$3] = 1 }
@@ -329,6 +354,9 @@ $(if [ -s "$out/failed.tsv" ]; then
 	else
 		echo "None."
 	fi)
+
+## Other load
+$(other_load)
 
 ## Notes
 - No ratios: with medians near 0 (stalls, kills) or "none", a ratio says nothing; medians and

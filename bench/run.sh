@@ -95,8 +95,9 @@ reanalyze_all() {
 			bench/analyze.sh "$scen" "$dir" >"$dir/result" 2>"$dir/analyze.err" ||
 				echo "failed analysis" >"$dir/result"
 		fi
-		awk -v s="$scen" -v w="$who" -v r="$run" '{ print s "\t" w "\t" r "\t" $1 "\t" $2 }' \
-			"$dir/result" >>"$results.new"
+		cat "$dir/result" "$dir/other_cpu" 2>/dev/null |
+			awk -v s="$scen" -v w="$who" -v r="$run" '{ print s "\t" w "\t" r "\t" $1 "\t" $2 }' \
+				>>"$results.new"
 	done <"$1/order"
 	mv "$results.new" "$results"
 }
@@ -321,7 +322,17 @@ fit_search() {
 	} >"$dir/result"
 }
 
-trap 'cg_cleanup_all; stop_lxcfs' EXIT
+# The bench and all it starts run in a cpuacct group of their own: what the machine spends
+# beside it in a run is other load (bench/other-cpu.py), printed per run and in the report.
+CPU_GROUP=/oomguard-test-bench-cpu-$$
+cpu_dir=$CG_ROOT/cpuacct$CPU_GROUP
+mkdir "$cpu_dir" && echo $$ >"$cpu_dir/cgroup.procs" ||
+	{ echo "run.sh: cannot make the bench's cpuacct group $cpu_dir" >&2; exit 1; }
+cpu_group_leave() {
+	echo $$ >"$CG_ROOT/cpuacct/cgroup.procs" 2>/dev/null
+	rmdir "$cpu_dir" 2>/dev/null || echo "run.sh: could not remove $cpu_dir" >&2
+}
+trap 'cg_cleanup_all; stop_lxcfs; cpu_group_leave' EXIT
 IFS=, read -r -a scen_list <<<"$scenarios"
 IFS=, read -r -a who_list <<<"$contenders"
 # lxcfs is started here, not in available()'s subshell, so that the EXIT trap can stop it.
@@ -359,17 +370,20 @@ while read -r scen who run; do
 		continue
 	fi
 	rm -rf "$dir"
+	mkdir -p "$dir"
 	echo "bench: [$i/$total] $scen $who run $run"
+	bench/other-cpu.py snap "$dir/other_cpu.snap" "$CPU_GROUP" || exit 1
 	if [ "$scen" = fit ]; then
 		fit_search "$who" "$dir"
 	else
-		mkdir -p "$dir"
 		run_one "$scen" "$who" "$dir" >"$dir/run.out"
 		sed 's/^/    /' "$dir/run.out"
 	fi
-	sed "s/^/    /" "$dir/result"
-	awk -v s="$scen" -v w="$who" -v r="$run" '{ print s "\t" w "\t" r "\t" $1 "\t" $2 }' \
-		"$dir/result" >>"$results"
+	bench/other-cpu.py diff "$dir/other_cpu.snap" "$CPU_GROUP" >"$dir/other_cpu" || exit 1
+	sed "s/^/    /" "$dir/result" "$dir/other_cpu"
+	cat "$dir/result" "$dir/other_cpu" |
+		awk -v s="$scen" -v w="$who" -v r="$run" '{ print s "\t" w "\t" r "\t" $1 "\t" $2 }' \
+			>>"$results"
 done <"$out/order"
 echo "bench: results in $out"
 bench/report.sh "$out" "$report"
