@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # The thrash grid's report: bench/thrash-report.sh OUT_DIR [REPORT]. Reads OUT_DIR/results.tsv
 # and OUT_DIR/meta (bench/thrash-grid.sh), writes REPORT (default docs/bench-thrash.md) and a
-# heat map beside it (docs/bench/thrash-heat-CONTENDER.svg). Prints nothing on success.
+# heat map beside it (docs/bench/thrash-heat-CONTENDER.svg; for another REPORT NAME.md,
+# bench/NAME-heat-CONTENDER.svg beside it). Prints nothing on success.
 set -u
 cd "$(dirname "$0")/.." || exit 1
 out=${1:?usage: thrash-report.sh OUT_DIR [REPORT]}
@@ -13,6 +14,8 @@ trap 'rm -f "$res"' EXIT
 tr ' ' '\t' <"$out/results.tsv" >"$res" # one field per value, whatever wrote the row
 plots=$(dirname "$report")/bench
 mkdir -p "$plots"
+heat=thrash-heat # the default report's names; another report's own
+[ "$(basename "$report")" = bench-thrash.md ] || heat=$(basename "$report" .md)-heat
 field() { awk -v k="$1" '$1 == k { $1 = ""; sub(/^ /, ""); print; exit }' "$out/meta"; }
 
 # heat_svg CONTENDER FILE: one cell per thrash cell; rows rate x mode, columns over x anon;
@@ -53,7 +56,7 @@ heat_svg() {
 
 contenders=$(awk -F'\t' 'NR > 1 { print $6 }' "$res" | awk '!s[$0]++')
 for who in $contenders; do
-	heat_svg "$who" "$plots/thrash-heat-$who.svg"
+	heat_svg "$who" "$plots/$heat-$who.svg"
 done
 
 {
@@ -107,7 +110,7 @@ done
 	done
 	echo
 	for who in $contenders; do
-		echo "![$who: time to kill per cell](bench/thrash-heat-$who.svg)"
+		echo "![$who: time to kill per cell](bench/$heat-$who.svg)"
 		echo
 	done
 	echo "## Cells that must not be caught: false kills (fewer is better; 0 is the goal)"
