@@ -11,31 +11,11 @@
 #include <cmocka.h>
 
 #include "sim/model.h"
-
-struct fixture {
-	struct sim s;
-	struct sim_config cfg;
-	struct sim_result res;
-};
+#include "../lib/sim_fixture.h"
 
 static struct fixture *machine(unsigned int mem_mib)
 {
-	struct fixture *f = calloc(1, sizeof(*f));
-
-	assert_non_null(f);
-	f->cfg.mem_mib = mem_mib;
-	f->cfg.rule = RETRY_RULE_REWORK;
-	f->cfg.reaper = true;
-	assert_int_equal(machine_init(&f->s, &f->cfg, &f->res, 1, false), 0);
-	/* A bare machine: give back the boot page cache of running binaries (file 0). */
-	assert_true(file_remove(&f->s, 0) > 0);
-	return f;
-}
-
-static void machine_put(struct fixture *f)
-{
-	machine_free(&f->s);
-	free(f);
+	return sim_fixture_new(mem_mib, RETRY_RULE_REWORK, true, false);
 }
 
 /* Zone sizes and watermarks as 4.3 derives them for the cover letter's 2 GiB machine. */
@@ -60,7 +40,7 @@ static void test_zone_layout(void **state)
 	assert_int_equal(s->zones[ZONE_DMA32].snap.lowmem_reserve[ZONE_NORMAL], 0);
 	assert_int_equal(total_free_pages(s), 524288);
 	sim_check(s);
-	machine_put(f);
+	sim_fixture_put(f);
 }
 
 /* Split to order 0 and merge back to MAX_ORDER-1 blocks; the counters follow. */
@@ -92,7 +72,7 @@ static void test_split_merge(void **state)
 	assert_int_equal(z->snap.nr_free[MAX_ORDER - 1], top0);
 	for (int o = 0; o < MAX_ORDER - 1; o++)
 		assert_int_equal(z->snap.nr_free[o], 0);
-	machine_put(f);
+	sim_fixture_put(f);
 }
 
 /* An order-9 request splits one top block; freeing it merges back. */
@@ -112,7 +92,7 @@ static void test_high_order(void **state)
 	buddy_free(s, pfn, PAGEBLOCK_ORDER);
 	assert_int_equal(z->snap.nr_free[PAGEBLOCK_ORDER], 0);
 	sim_check(s);
-	machine_put(f);
+	sim_fixture_put(f);
 }
 
 /* An unmovable request on a movable-only zone steals a block and claims its pageblock. */
@@ -132,7 +112,7 @@ static void test_fallback_claims_pageblock(void **state)
 	sim_check(s);
 	page_release(s, pfn);
 	sim_check(s);
-	machine_put(f);
+	sim_fixture_put(f);
 }
 
 /* Any page freed to a zone resets its pages_scanned: zone_reclaimable() turns true again. */
@@ -157,7 +137,7 @@ static void test_free_resets_pages_scanned(void **state)
 	assert_int_equal(z->snap.pages_scanned, 0);
 	assert_true(zone_reclaimable(&z->snap));
 	sim_check(s);
-	machine_put(f);
+	sim_fixture_put(f);
 }
 
 int main(void)

@@ -10,31 +10,11 @@
 #include <cmocka.h>
 
 #include "sim/model.h"
-
-struct fixture {
-	struct sim s;
-	struct sim_config cfg;
-	struct sim_result res;
-};
+#include "../lib/sim_fixture.h"
 
 static struct fixture *machine(bool reaper)
 {
-	struct fixture *f = calloc(1, sizeof(*f));
-
-	assert_non_null(f);
-	f->cfg.mem_mib = 32;
-	f->cfg.rule = RETRY_RULE_REWORK;
-	f->cfg.reaper = reaper;
-	assert_int_equal(machine_init(&f->s, &f->cfg, &f->res, 1, false), 0);
-	/* A bare machine: give back the boot page cache of running binaries (file 0). */
-	assert_true(file_remove(&f->s, 0) > 0);
-	return f;
-}
-
-static void machine_put(struct fixture *f)
-{
-	machine_free(&f->s);
-	free(f);
+	return sim_fixture_new(32, RETRY_RULE_REWORK, reaper, false);
 }
 
 /* Gives @task @n pages of @state ("anon", "kernel") or makes @n file pages in @file. */
@@ -71,7 +51,7 @@ static void test_event_order(void **state)
 		assert_int_equal(ev.task, want_task[i]);
 	}
 	assert_false(event_pop(s, &ev));
-	machine_put(f);
+	sim_fixture_put(f);
 }
 
 /* Reclaim frees clean pages first; with only dirty pages it scans, frees nothing, and the
@@ -113,7 +93,7 @@ static void test_shrink_zone(void **state)
 	assert_int_equal(z->snap.pages_scanned, 600);
 	assert_false(zone_reclaimable(&z->snap));
 	sim_check(s);
-	machine_put(f);
+	sim_fixture_put(f);
 }
 
 /* The killer takes the biggest task, then waits while that victim is alive and not skipped. */
@@ -147,7 +127,7 @@ static void test_oom_waits_for_victim(void **state)
 	oom_kill_deferred(s);
 	assert_true(s->tasks[small].killed);
 	assert_int_equal(f->res.oom_kills, 2);
-	machine_put(f);
+	sim_fixture_put(f);
 }
 
 /* The reaper frees anon pages only, and marks the victim skipped. */
@@ -171,7 +151,7 @@ static void test_reaper_reaps_anon(void **state)
 	assert_true(s->tasks[v].oom_skip);
 	assert_int_equal(oom_reaper_step(s, &s->tasks[s->reaper]), 0);
 	sim_check(s);
-	machine_put(f);
+	sim_fixture_put(f);
 }
 
 /* mmap_sem held for write: MAX_OOM_REAP_RETRIES tries HZ/10 apart, then give up and skip. */
@@ -196,7 +176,7 @@ static void test_reaper_gives_up(void **state)
 	assert_int_equal(f->res.reaper_giveups, 1);
 	assert_int_equal(f->res.reaped_pages, 0);
 	assert_int_equal(s->tasks[v].nr_anon, 50);
-	machine_put(f);
+	sim_fixture_put(f);
 }
 
 /* Compaction empties a pageblock of movable pages into free pages higher up, and the freed
@@ -229,7 +209,7 @@ static void test_compaction(void **state)
 	/* The pinned first pageblock was left alone. */
 	assert_int_equal(s->pages[z->start_pfn].state, PS_KERNEL);
 	sim_check(s);
-	machine_put(f);
+	sim_fixture_put(f);
 }
 
 int main(void)

@@ -12,31 +12,14 @@
 #include <cmocka.h>
 
 #include "sim/model.h"
-
-struct fixture {
-	struct sim s;
-	struct sim_config cfg;
-	struct sim_result res;
-};
+#include "../lib/sim_fixture.h"
 
 static struct fixture *machine(enum retry_rule rule)
 {
-	struct fixture *f = calloc(1, sizeof(*f));
+	struct fixture *f = sim_fixture_new(32, rule, false, true);
 
-	assert_non_null(f);
-	f->cfg.mem_mib = 32;
-	f->cfg.rule = rule;
-	f->cfg.wq_stall = true;
-	assert_int_equal(machine_init(&f->s, &f->cfg, &f->res, 1, false), 0);
 	assert_int_not_equal(f->s.kworker, NO_TASK);
-	assert_true(file_remove(&f->s, 0) > 0); /* a bare machine */
 	return f;
-}
-
-static void machine_put(struct fixture *f)
-{
-	machine_free(&f->s);
-	free(f);
 }
 
 /* The held CPU's diff stays past its second; the other CPU's is folded; release folds it. */
@@ -76,7 +59,7 @@ static void test_held_cpu_not_folded(void **state)
 	assert_int_equal(z->vm.global[VM_LRU_FILE], before - 5);
 	assert_true(s->vmstat_next[held] > s->now);
 	assert_int_equal((s->vmstat_next[held] - due) % VMSTAT_INTERVAL_USEC, 0);
-	machine_put(f);
+	sim_fixture_put(f);
 }
 
 /* Every free page taken by a task of the machine. */
@@ -117,7 +100,7 @@ static bool poll_on_full_machine(enum retry_rule rule)
 	held = s->wq_held;
 	assert_true(held == w->runnable);
 	sim_check(s);
-	machine_put(f);
+	sim_fixture_put(f);
 	return held;
 }
 
@@ -149,7 +132,7 @@ static void test_poll_runs_on_its_cpu(void **state)
 	ev.task = s->kswapd;
 	vmstat_pick_cpu(s, &ev);
 	assert_int_not_equal(s->drift_prng, stream);
-	machine_put(f);
+	sim_fixture_put(f);
 }
 
 int main(void)
