@@ -180,6 +180,8 @@ static void span_sample(const struct scope *s, struct round_sample *smp)
 	smp->span_usec = delta(now->time_usec, old->time_usec);
 	smp->span_read_pages = delta(now->read_pages, old->read_pages);
 	smp->span_refaulted_pages = delta(now->refaulted, old->refaulted);
+	smp->span_stall_events = delta(now->stall_events, old->stall_events);
+	smp->is_group = s->kind != SCOPE_MACHINE;
 	writeback_peak(s, smp);
 }
 

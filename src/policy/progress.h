@@ -34,6 +34,12 @@
  * exceed half of what is reclaimable. Such a span holds the count; a kill there would take the
  * reader, and the writer would go on.
  *
+ * A group's refaults without a stall event in the span are not its thrashing: reclaim of the
+ * machine (kswapd, another task's direct reclaim) evicts the pages of groups far below their
+ * limits, and their refaults come back with no charge ever failing (measured: a working set that
+ * fits, 24 MiB free in its 256 MiB group, refaulted 512 pages in one round and none after; the
+ * span kept that burst for 1.7 s, every round of it said thrashing, and the reader was killed).
+ *
  * Read-ahead larger than the room: where the scope's file pages are fewer than
  * PROGRESS_RA_ROOM_WINDOWS read-ahead windows, pages read ahead are evicted before they are
  * used and the next read-ahead reads them again: a stream read once refaults a whole window at
@@ -75,6 +81,10 @@
  *                      those two gauges then (0, 0: none seen)
  * @file_pages:         the scope's file pages now (0: not known)
  * @long_read_pages, @long_refaulted_pages:  the long share's sums (struct long_share)
+ * @span_stall_events:  the stall events of the read share's span
+ * @is_group:           a memory cgroup: its refaults are its own thrashing only where its
+ *                      allocations met its limit in the span (@span_stall_events); the machine's
+ *                      reclaim is always its own (kswapd alone can make it thrash)
  */
 struct round_sample {
 	uint64_t interval_usec;
@@ -95,6 +105,8 @@ struct round_sample {
 	uint64_t file_pages;
 	uint64_t long_read_pages;
 	uint64_t long_refaulted_pages;
+	uint64_t span_stall_events;
+	bool is_group;
 };
 
 /*

@@ -91,7 +91,7 @@ progress.c	s@uint64_t span = s->span_usec > 1000000 ? s->span_usec : 1000000;@ui
 progress.c	s@uint64_t floor = p->refault_min_pages \* span;@uint64_t floor = PROGRESS_REFAULT_MIN_PAGES * span;@	rate floor param ignored
 progress.c	s@if (read < PROGRESS_SPAN_PAGES ||@if (read <= PROGRESS_SPAN_PAGES ||@	span minimum < made <=
 progress.c	s@s->span_refaulted_pages \* PROGRESS_CLEAN_SHARE_DIV < read ||@s->span_refaulted_pages * PROGRESS_CLEAN_SHARE_DIV <= read ||@	clean bound < made <=
-progress.c	s@    rate \* 2 < floor)@    rate < floor)@	half floor made whole
+progress.c	s@    rate \* 2 < floor ||@    rate < floor ||@	half floor made whole
 progress.c	s@s->span_refaulted_pages \* PROGRESS_THRASH_SHARE_DIV >= read && rate >= floor@s->span_refaulted_pages * PROGRESS_THRASH_SHARE_DIV > read \&\& rate >= floor@	thrash bound >= made >
 progress.c	s@PROGRESS_THRASH_SHARE_DIV >= read && rate >= floor@PROGRESS_THRASH_SHARE_DIV >= read \&\& rate > floor@	rate floor >= made >
 progress.c	s@PROGRESS_THRASH_SHARE_DIV >= read && rate >= floor@PROGRESS_THRASH_SHARE_DIV >= read@	rate floor dropped
@@ -105,6 +105,8 @@ progress.c	s@r.net_reclaimed = 0;@@	thrash keeps net reclaim
 progress.c	s@? THRASH_READAHEAD : THRASH_YES@? THRASH_YES : THRASH_YES@	read-ahead rule dropped
 progress.c	s@s->file_pages < PROGRESS_RA_ROOM_WINDOWS@s->file_pages <= PROGRESS_RA_ROOM_WINDOWS@	read-ahead room bound off by one
 progress.c	s@s->long_refaulted_pages \* 1000 <@s->long_refaulted_pages * 1000 <=@	long share bound off by one
+progress.c	s@(s->is_group \&\& !s->span_stall_events)@0@	a group's refaults judged without its stalls
+progress.c	s@(s->is_group \&\& !s->span_stall_events)@(!s->span_stall_events)@	the machine's refaults need stalls too
 progress.c	s@memory_pages + d_read) + d_ref;@memory_pages + d_read) * 0 + ls->refaulted + d_ref;@	long share never forgets refaults
 progress.c	s@if (d_ref > d_read)@if (0)@	long share: refaults not reads
 progress.c	s@r.hold = true;@r.hold = false;@	hold not reported

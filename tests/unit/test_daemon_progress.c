@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* scope_decide(): after how many rounds the seed's rule says OOM for a v1 scope, when counts are
  * held or reset (progress_round() itself: test_policy_progress.c). A thrashing group here reads
- * THRASH pages per 100 ms, every one a refault, with failcnt 0 (16 MB/s on this machine's disk
- * moves ~400-600 pages per 100 ms; docs/daemon-design.md "Thrashing"); healthy page-cache
- * reclaim fails ~150 charges per 100 ms, reads 4000 pages and refaults none. */
+ * THRASH pages per 100 ms, every one a refault, and fails THRASH_FAILCNT charges (16 MB/s on
+ * this machine's disk moves ~400-600 pages per 100 ms, and the group's failcnt moves by 0-7 in
+ * most rounds, by hundreds in some: tests/fixtures/traces/thrash-16mibs-anon90.trace;
+ * docs/daemon-design.md "Thrashing"); healthy page-cache reclaim fails ~150 charges per 100 ms,
+ * reads 4000 pages and refaults none. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -16,6 +18,7 @@
 
 #define MS100   100000
 #define THRASH  600
+#define THRASH_FAILCNT 4
 #define HEALTHY 4000 /* pages read per round, none refaulted */
 
 /* A v1 scope whose counters move by @failcnt, @refault and @read per round. */
@@ -83,7 +86,7 @@ static void test_thrash_reaches_oom(void **state)
 	(void)state;
 	/* 1600 reclaimable, min 50: 1600 - 16ths pass min through 15 rounds, fail at 16. */
 	v1_scope(&s, &c, 0, 1600);
-	assert_int_equal(rounds_to_oom(&s, &c, 0, THRASH, false, 100), 16);
+	assert_int_equal(rounds_to_oom(&s, &c, THRASH_FAILCNT, THRASH, false, 100), 16);
 	assert_int_equal(s.decision.no_progress_loops, 16);
 	/* Nothing reclaimable and tasks parked: the first round decides. */
 	v1_scope(&s, &c, 0, 0);
@@ -98,7 +101,7 @@ static void test_kernel_kill_is_progress(void **state)
 
 	(void)state;
 	v1_scope(&s, &c, 0, 1600);
-	assert_int_equal(rounds_to_oom(&s, &c, 0, THRASH, false, 10), 0);
+	assert_int_equal(rounds_to_oom(&s, &c, THRASH_FAILCNT, THRASH, false, 10), 0);
 	assert_int_equal(s.decision.no_progress_loops, 10);
 	s.prev = s.cur; /* the next round's read: the kernel's counter moved */
 	s.cur.kernel_oom_kills++;
@@ -111,11 +114,11 @@ static void test_kernel_kill_is_progress(void **state)
 	assert_int_equal(s.retry.no_progress_loops, 0);
 	assert_string_equal(s.decision.reason, "the kernel killed");
 	/* The thrash goes on: the whole count again, as from the start (test_thrash_reaches_oom). */
-	assert_int_equal(rounds_to_oom(&s, &c, 0, THRASH, false, 100), 16);
+	assert_int_equal(rounds_to_oom(&s, &c, THRASH_FAILCNT, THRASH, false, 100), 16);
 	/* The machine's counter (vmstat) counts every cgroup's kernel kills: no progress of its. */
 	v1_scope(&s, &c, 0, 1600);
 	s.kind = SCOPE_MACHINE;
-	assert_int_equal(rounds_to_oom(&s, &c, 0, THRASH, false, 10), 0);
+	assert_int_equal(rounds_to_oom(&s, &c, THRASH_FAILCNT, THRASH, false, 10), 0);
 	s.prev = s.cur;
 	s.cur.kernel_oom_kills++;
 	s.cur.time_usec += MS100;
@@ -137,7 +140,7 @@ static void test_healthy_never_oom(void **state)
 	assert_int_equal(s.decision.no_progress_loops, 0);
 	/* Free above min even with nothing reclaimable: retry (the zone can still serve). */
 	v1_scope(&s, &c, 5000, 0);
-	assert_int_equal(rounds_to_oom(&s, &c, 0, THRASH, false, 15), 0);
+	assert_int_equal(rounds_to_oom(&s, &c, THRASH_FAILCNT, THRASH, false, 15), 0);
 }
 
 static void test_progress_and_quiet_reset(void **state)
@@ -148,7 +151,7 @@ static void test_progress_and_quiet_reset(void **state)
 
 	(void)state;
 	v1_scope(&s, &c, 0, 1600);
-	assert_int_equal(rounds_to_oom(&s, &c, 0, THRASH, false, 5), 0);
+	assert_int_equal(rounds_to_oom(&s, &c, THRASH_FAILCNT, THRASH, false, 5), 0);
 	assert_int_equal(s.decision.no_progress_loops, 5);
 	/* Healthy rounds read PROGRESS_SPAN_PAGES and more, none refaulted. The span takes two
 	 * rounds at least: the first healthy one shares it with the thrash (600 of 4600 pages,
@@ -170,7 +173,7 @@ static void test_progress_and_quiet_reset(void **state)
 	 * within PROGRESS_SPAN_MAX_USEC (30 rounds here); then the rounds are quiet, and
 	 * SCOPE_QUIET_ROUNDS_RESET of them end the "allocation". */
 	v1_scope(&s, &c, 0, 1600);
-	assert_int_equal(rounds_to_oom(&s, &c, 0, THRASH, false, 1), 0);
+	assert_int_equal(rounds_to_oom(&s, &c, THRASH_FAILCNT, THRASH, false, 1), 0);
 	for (int i = 1; i < 30; i++) {
 		step(&s, &c, 0, 0, false);
 		if (s.oom)
@@ -179,7 +182,7 @@ static void test_progress_and_quiet_reset(void **state)
 	assert_true(s.oom); /* 16 rounds: the thrash of the first round still counts */
 	assert_int_equal(s.decision.no_progress_loops, MAX_RECLAIM_RETRIES);
 	v1_scope(&s, &c, 0, 1600);
-	assert_int_equal(rounds_to_oom(&s, &c, 0, THRASH, false, 3), 0);
+	assert_int_equal(rounds_to_oom(&s, &c, THRASH_FAILCNT, THRASH, false, 3), 0);
 	silent = 0;
 	do {
 		step_read(&s, &c, 0, 0, 0, false);
@@ -196,7 +199,7 @@ static void test_progress_and_quiet_reset(void **state)
 
 	/* A span partly refaults (a cold read beside a few rereads) holds the count. */
 	v1_scope(&s, &c, 0, 1600);
-	assert_int_equal(rounds_to_oom(&s, &c, 0, THRASH, false, 5), 0);
+	assert_int_equal(rounds_to_oom(&s, &c, THRASH_FAILCNT, THRASH, false, 5), 0);
 	step_read(&s, &c, 1, 300, 4000, false); /* with the last thrash round: 900 of 4600 */
 	assert_true(s.round.hold);
 	assert_int_equal(s.retry.no_progress_loops, 5);
@@ -207,21 +210,22 @@ static void test_progress_and_quiet_reset(void **state)
 	 * Counters that land a round apart (the refaults of a batch, then its reads) are judged
 	 * together: no clean round between them. */
 	v1_scope(&s, &c, 0, 1600);
-	step(&s, &c, 0, 400, false);
+	step(&s, &c, THRASH_FAILCNT, 400, false);
 	assert_int_equal(s.round.thrash, THRASH_NONE);
 	assert_true(s.round.progress);
-	assert_int_equal(rounds_to_oom(&s, &c, 0, 400, false, 100), 16);
+	assert_int_equal(rounds_to_oom(&s, &c, THRASH_FAILCNT, 400, false, 100), 16);
 	v1_scope(&s, &c, 0, 1600);
-	assert_int_equal(rounds_to_oom(&s, &c, 0, THRASH, false, 5), 0);
-	step_read(&s, &c, 0, 1876, 0, false);
+	assert_int_equal(rounds_to_oom(&s, &c, THRASH_FAILCNT, THRASH, false, 5), 0);
+	step_read(&s, &c, THRASH_FAILCNT, 1876, 0, false);
 	step_read(&s, &c, 0, 172, 2048, false);
 	assert_int_equal(s.round.thrash, THRASH_YES);
 	assert_int_equal(s.decision.no_progress_loops, 7);
-	/* A slow disk: a batch's 2,048 refaults in one round, its reads let through 200 a round
-	 * for the next 2 s; then the next batch. Every round is a thrashing one. */
+	/* A slow disk: a batch's 2,048 refaults in one round (4 charges failed), its reads let
+	 * through 200 a round for the next 2 s; then the next batch. Every round is a thrashing
+	 * one. */
 	v1_scope(&s, &c, 0, 1600);
 	for (int batch = 0; batch < 2; batch++) {
-		step_read(&s, &c, 0, 2048, 0, false);
+		step_read(&s, &c, THRASH_FAILCNT, 2048, 0, false);
 		for (int i = 0; i < 10; i++) {
 			step_read(&s, &c, 0, 0, 200, false);
 			if (batch)
@@ -230,9 +234,28 @@ static void test_progress_and_quiet_reset(void **state)
 	}
 	assert_int_equal(s.decision.no_progress_loops, 22); /* all 22 rounds */
 
+	/* Refaults that no failed charge of the group's came with: the machine's reclaim took
+	 * pages of a group below its limit (measured: one round of 512 refaults of a working set
+	 * that fits, 24 MiB free, then none; the span kept them for 1.7 s and the reader was
+	 * killed). No thrash, however long the span keeps them; the same burst with its failed
+	 * charges is the group's own. */
+	v1_scope(&s, &c, 6148, 1600);
+	step_read(&s, &c, 0, 512, 512, false);
+	for (int i = 0; i < 30; i++) {
+		step_read(&s, &c, 0, 0, 0, false);
+		assert_int_not_equal(s.round.thrash, THRASH_YES);
+	}
+	assert_false(s.oom);
+	assert_int_equal(s.retry.no_progress_loops, 0);
+	v1_scope(&s, &c, 0, 1600);
+	step_read(&s, &c, 1, 512, 512, false);
+	for (int i = 0; i < 16 && !s.oom; i++)
+		step_read(&s, &c, 0, 0, 0, false);
+	assert_true(s.oom);
+
 	/* A kill that freed memory resets the count and the window. */
 	v1_scope(&s, &c, 0, 1600);
-	assert_int_equal(rounds_to_oom(&s, &c, 0, THRASH, false, 5), 0);
+	assert_int_equal(rounds_to_oom(&s, &c, THRASH_FAILCNT, THRASH, false, 5), 0);
 	scope_oom_progress(&s);
 	assert_int_equal(s.retry.no_progress_loops, 0);
 	assert_int_equal(s.hist_len, 1);
