@@ -12,7 +12,7 @@ case "${1:-build}" in
 build) pkgs="gcc make pkg-config libc6-dev musl-tools libcmocka-dev libinih-dev groff-base"
 	pkgs="$pkgs dbus-daemon dbus-bin python3-prometheus-client libnotify-bin python3-dbus"
 	pkgs="$pkgs python3-gi" ;;
-bench) pkgs="gnuplot-nox earlyoom nohang lxcfs util-linux procps" ;;
+bench) pkgs="gnuplot-nox earlyoom nohang lxcfs util-linux procps python3-minimal" ;;
 vm) pkgs="qemu-system-x86 linux-image-cloud-amd64 busybox-static cpio gzip e2fsprogs kmod coreutils gcc libc6-dev libinih-dev" ;;
 # make bench-machine (bench/machine/): a Debian guest built with mmdebstrap, booted with the
 # host's cloud kernel under qemu (its results come back as a tar on a raw disk); gnuplot-nox plots.
