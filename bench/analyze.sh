@@ -90,6 +90,7 @@ flood)
 	echo "survivors ${alive:-0}"
 	echo "unused_mib $(((${FLOOD_LIMIT_KIB} - ${alive:-0} * FLOOD_EATER_KIB) / 1024))"
 	probe "$t0" "$t1"
+	analysed=1
 	;;
 fit)
 	t0=$(ev_time fit_start)
@@ -97,6 +98,7 @@ fit)
 	echo "fit $(ev_field fit_result 3)"
 	[ -n "$t0" ] && [ -n "$t1" ] && kills "$t0" "$t1" >>"$dir/kills.tsv"
 	echo "kills $(($(wc -l <"$dir/kills.tsv") - 1))"
+	analysed=1
 	;;
 thrash)
 	t0=$(ev_time thrash_ready)
@@ -142,6 +144,7 @@ thrash)
 			if (NR) printf "rate_mib_s %.2f\n", m; else print "rate_mib_s none" }'
 	stall "$t0" "$t1"
 	probe "$t0" "$t1"
+	analysed=1
 	;;
 stuck)
 	tf=$(ev_time victim_frozen)
@@ -160,5 +163,9 @@ stuck)
 	echo "kernel_kills $(oom_kills "$tf" "$t1")"
 	stall "$tf" "$t1"
 	probe "$tf" "$t1"
+	analysed=1
 	;;
 esac
+# A command bash cannot expand (arithmetic on "1.79639e+12") abandons the whole case above and
+# goes on here: a branch that did not reach its end is a failed analysis (run.sh counts it).
+[ "${analysed:-0}" = 1 ]
