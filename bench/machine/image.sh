@@ -8,6 +8,8 @@
 #                             (bench/machine/guest/), as a 4 GiB sparse ext4 image (mke2fs -d)
 # Every contender is installed and disabled; a boot enables one with systemd.wants= on the kernel
 # command line (bench/machine/run.sh). Usage: bench/machine/image.sh [--force]
+# MB_OOMGUARD_LOG_LEVEL=debug: the guest's oomguard logs at that level (the image is rebuilt when
+# it changes; unset: the shipped configuration).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 out=build/machine
@@ -38,7 +40,13 @@ fi
 # The rest is quick: redone when anything it is made of is newer than the image.
 inputs=("$deb.pkgs" "$0" bench/machine/guest/* bench/machine/mb_*.c tools/*.c tests/vm/vm_eater.c
 	dist/oomguard.service.in dist/oomguard.conf src/*/*.c src/*/*.h)
-if [ $force = 0 ] && [ -s "$img" ] &&
+log_level=${MB_OOMGUARD_LOG_LEVEL:-}
+case $log_level in "" | error | warning | notice | info | debug) ;;
+*) echo "image.sh: MB_OOMGUARD_LOG_LEVEL is error, warning, notice, info or debug," \
+	"not '$log_level'" >&2
+	exit 2 ;;
+esac
+if [ $force = 0 ] && [ -s "$img" ] && [ "$(cat "$img.log-level" 2>/dev/null)" = "$log_level" ] &&
 	[ -z "$(find "${inputs[@]}" -newer "$img" 2>/dev/null)" ]; then
 	exit 0
 fi
@@ -55,6 +63,8 @@ cp -a "/lib/modules/$kver" "$root/lib/modules/"
 # oomguard the way a user installs it from source: its unit (Type=notify) and configuration.
 make -s oomguard >/dev/null
 make -s install DESTDIR="$PWD/$root" PREFIX=/usr >/dev/null
+# A log level other than the shipped one, for a run that must show every round (run.sh).
+[ -z "$log_level" ] || echo "log_level = $log_level" >>"$root/etc/oomguard.conf"
 
 # The workloads and the probe, static (the guest has no libinih).
 static=(-static -std=gnu11 -D_GNU_SOURCE -Isrc -O2 -g -Wall -Wextra -Werror -Wshadow -Wconversion)
@@ -107,5 +117,6 @@ rm -f "$img.tmp"
 truncate -s 4G "$img.tmp"
 mke2fs -q -F -t ext4 -L mbroot -d "$root" "$img.tmp"
 mv "$img.tmp" "$img"
+echo "$log_level" >"$img.log-level"
 rm -rf "$root"
 echo "image.sh: $img ready ($(du -h "$img" | cut -f1) used of 4 GiB)"

@@ -19,6 +19,7 @@
 #                 others (a cell cut short included) boot again from nothing
 #   MB_TIMEOUT    seconds a cell may run before its guest is stopped (default 1200)
 #   MB_IO         the user's disk throttle: "RBPS WBPS RIOPS" (default "50M 50M 1000")
+#   MB_OOMGUARD_LOG_LEVEL  the guest oomguard's log_level (image.sh; default: as shipped)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 quick=0 contenders=kernel,oomguard,earlyoom,nohang,systemd-oomd
@@ -35,7 +36,7 @@ for arg in "$@"; do
 	--report=*) report=${arg#*=} ;;
 	--no-report) do_report=0 ;;
 	--resume) resume=1 ;;
-	-h | --help) sed -n '3,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h | --help) sed -n '3,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "run.sh: unknown argument $arg (see --help)" >&2; exit 2 ;;
 	esac
 done

@@ -68,6 +68,18 @@ static int acquire_machine(struct scope *s, char *scratch, struct scope_snapshot
 	 */
 	if (s->cur.time_usec && snap->stall_usec != s->cur.stall_usec)
 		s->warm = SCOPE_WARM_ROUNDS;
+	/*
+	 * MemAvailable every round, quiet or not (one small file): a flood takes a 2 GiB machine
+	 * from 80 % available to none in 3 s, before any task stalls (bench/machine), and a read
+	 * every SCOPE_FULL_READ_ROUNDS would see it too late for scope_near_limit(), which arms a
+	 * victim while opening /proc files is still cheap.
+	 */
+	r = scope_load(s, MACHINE_MEMINFO, scratch, &mi);
+	if (r < 0)
+		return r;
+	snap->limit_bytes = mi.mem_total_kib * 1024;
+	snap->usage_bytes = (mi.mem_total_kib - mi.mem_available_kib) * 1024;
+	snap->swap_free = mi.swap_free_kib > 0;
 	if (may_skip(s, gate) && snap->stall_usec == s->cur.stall_usec)
 		return skip(s);
 	r = scope_load(s, MACHINE_VMSTAT, scratch, &vm);
@@ -80,12 +92,6 @@ static int acquire_machine(struct scope *s, char *scratch, struct scope_snapshot
 	snap->written_pages = vm.nr_dirtied;
 	snap->kernel_oom_kills = vm.oom_kill;
 	read_all(s);
-	r = scope_load(s, MACHINE_MEMINFO, scratch, &mi);
-	if (r < 0)
-		return r;
-	snap->limit_bytes = mi.mem_total_kib * 1024;
-	snap->usage_bytes = (mi.mem_total_kib - mi.mem_available_kib) * 1024;
-	snap->swap_free = mi.swap_free_kib > 0;
 	r = scope_load(s, MACHINE_ZONEINFO, scratch, &zl);
 	if (!r)
 		r = scope_load(s, MACHINE_BUDDYINFO, scratch, &zl);

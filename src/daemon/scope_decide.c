@@ -160,6 +160,24 @@ static void writeback_peak(const struct scope *s, struct round_sample *smp)
 	}
 }
 
+/* Every zone that manages pages has PROGRESS_FREE_HIGH_MULT times its high watermark free
+ * (progress.h). False without zones. */
+static bool free_plenty(const struct scope_snapshot *snap)
+{
+	size_t used = 0;
+
+	for (size_t i = 0; i < snap->nr_zones; i++) {
+		const struct zone_snapshot *z = &snap->zones[i];
+
+		if (!z->managed_pages)
+			continue;
+		if (z->free_pages < PROGRESS_FREE_HIGH_MULT * z->watermark[WMARK_HIGH])
+			return false;
+		used++;
+	}
+	return used > 0;
+}
+
 static void span_sample(const struct scope *s, struct round_sample *smp)
 {
 	const struct scope_counters *now = hist_back(s, 0), *old = now;
@@ -182,6 +200,8 @@ static void span_sample(const struct scope *s, struct round_sample *smp)
 	smp->span_refaulted_pages = delta(now->refaulted, old->refaulted);
 	smp->span_stall_events = delta(now->stall_events, old->stall_events);
 	smp->is_group = s->kind != SCOPE_MACHINE;
+	smp->counts_writes = s->kind == SCOPE_MACHINE || s->reads == READS_V2_IO_STAT;
+	smp->free_plenty = s->kind == SCOPE_MACHINE && free_plenty(&s->cur);
 	writeback_peak(s, smp);
 }
 

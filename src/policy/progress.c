@@ -25,7 +25,7 @@ enum thrash_state progress_thrash(const struct round_sample *s, const struct pro
 	if (read < PROGRESS_SPAN_PAGES || s->span_refaulted_pages * PROGRESS_CLEAN_SHARE_DIV < read ||
 	    rate * 2 < floor || (s->is_group && !s->span_stall_events))
 		return THRASH_NONE;
-	if ((s->span_file_pages &&
+	if ((!s->counts_writes && s->span_file_pages &&
 	     s->span_write_pending_pages * PROGRESS_WRITEBACK_SHARE_DIV >= s->span_file_pages) ||
 	    (s->recent_refaulted_pages && s->recent_written_pages >= s->recent_refaulted_pages))
 		return THRASH_WRITEBACK;
@@ -89,8 +89,12 @@ void progress_round(const struct round_sample *s, const struct progress_params *
 		r.reason = "tasks parked under_oom";
 		goto out;
 	}
-	r.thrash = progress_thrash(s, p);
 	/* 2. */
+	if (s->free_plenty) {
+		r.reason = "free pages over twice the high watermarks";
+		goto out;
+	}
+	r.thrash = progress_thrash(s, p);
 	if (!s->stall_events && s->refaulted_pages < p->refault_min_pages &&
 	    r.thrash == THRASH_NONE) {
 		r.reason = "no stalled allocation";

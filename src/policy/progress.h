@@ -34,11 +34,30 @@
  * exceed half of what is reclaimable. Such a span holds the count; a kill there would take the
  * reader, and the writer would go on.
  *
+ * The gauge is used only where writes are not counted. Where they are, a writer that is churning
+ * the cache shows in the count, and the gauge misleads: when memory runs out beside writers held
+ * to the disk's pace, the file LRU shrinks to the dirty pages that reclaim cannot take (measured
+ * in the machine flood of bench/machine: 4,186 of 4,222 file pages dirty or under writeback,
+ * 17-37 pages dirtied a round against about 1,100 refaults a span, free under min): every round
+ * was held, and the machine froze until the kernel's own OOM killer acted.
+ *
  * A group's refaults without a stall event in the span are not its thrashing: reclaim of the
  * machine (kswapd, another task's direct reclaim) evicts the pages of groups far below their
  * limits, and their refaults come back with no charge ever failing (measured: a working set that
  * fits, 24 MiB free in its 256 MiB group, refaulted 512 pages in one round and none after; the
  * span kept that burst for 1.7 s, every round of it said thrashing, and the reader was killed).
+ *
+ * A machine whose zones all have PROGRESS_FREE_HIGH_MULT times their high watermark free is
+ * not out of memory, whatever its counters say: kswapd stops at the high watermark, so nothing
+ * is being evicted for want of memory, and refaults are pages evicted earlier coming back
+ * (measured in the flood of bench/machine, after the kernel's OOM kill: 466,000 pages free,
+ * high watermark about 17,000, 1,200-1,500 refaults per span of 200-800 ms as the survivors
+ * read back what they had lost; without this, a dozen such rounds "reclaim undone by refaults"
+ * would have led to a kill with 1.8 GiB free). Such a round is no round. A thrashing machine
+ * sits between its zone's low and high watermarks (measured in the guest's machine thrash:
+ * 14,300-17,700 pages free). Per zone, not summed: on a large host the DMA32 zone, which
+ * lowmem_reserve keeps from most allocations, can hold more free pages than twice the high
+ * watermarks of all zones while the Normal zone thrashes.
  *
  * Read-ahead larger than the room: where the scope's file pages are fewer than
  * PROGRESS_RA_ROOM_WINDOWS read-ahead windows, pages read ahead are evicted before they are
@@ -58,6 +77,7 @@
 #define PROGRESS_RA_ROOM_WINDOWS   3
 #define PROGRESS_RA_MEMORY_WINDOWS 2
 #define PROGRESS_RA_SHARE_PERMILLE 750
+#define PROGRESS_FREE_HIGH_MULT    2
 
 /*
  * struct round_sample - the deltas of one poll interval of one scope.
@@ -85,6 +105,10 @@
  * @is_group:           a memory cgroup: its refaults are its own thrashing only where its
  *                      allocations met its limit in the span (@span_stall_events); the machine's
  *                      reclaim is always its own (kswapd alone can make it thrash)
+ * @counts_writes:      the scope counts the pages it writes (machine nr_dirtied, v2 io.stat):
+ *                      that count alone tells a writer's churn; the dirty gauge is for v1
+ * @free_plenty:        the machine: every zone it allocates from has at least
+ *                      PROGRESS_FREE_HIGH_MULT times its high watermark free (groups: false)
  */
 struct round_sample {
 	uint64_t interval_usec;
@@ -107,6 +131,8 @@ struct round_sample {
 	uint64_t long_refaulted_pages;
 	uint64_t span_stall_events;
 	bool is_group;
+	bool counts_writes;
+	bool free_plenty;
 };
 
 /*
@@ -178,8 +204,8 @@ enum thrash_state progress_thrash(const struct round_sample *s, const struct pro
 /*
  * progress_round() - judge one poll interval. Rules, in order:
  *   1. Tasks parked under_oom: a round without progress (the kernel gave up reclaiming).
- *   2. No stalled allocation, refaults under @refault_min_pages and no thrashing or mixed
- *      share: not a round.
+ *   2. A machine with plenty free (@free_plenty), or no stalled allocation, refaults under
+ *      @refault_min_pages and no thrashing or mixed share: not a round.
  *   3. Thrashing (progress_thrash()): no progress, whatever was reclaimed: the scope reads back
  *      what reclaim took (a loop over a file larger than the room left for it refaults every
  *      page it reads; the kernel's own thrash accounting, PSI and delay accounting, sees only

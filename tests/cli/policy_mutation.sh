@@ -107,6 +107,8 @@ progress.c	s@s->file_pages < PROGRESS_RA_ROOM_WINDOWS@s->file_pages <= PROGRESS_
 progress.c	s@s->long_refaulted_pages \* 1000 <@s->long_refaulted_pages * 1000 <=@	long share bound off by one
 progress.c	s@(s->is_group \&\& !s->span_stall_events)@0@	a group's refaults judged without its stalls
 progress.c	s@(s->is_group \&\& !s->span_stall_events)@(!s->span_stall_events)@	the machine's refaults need stalls too
+progress.c	s@(!s->counts_writes \&\& s->span_file_pages@(s->span_file_pages@	the dirty gauge read where writes are counted
+progress.c	s@if (s->free_plenty) {@if (0) {@	a machine with plenty free judged
 progress.c	s@memory_pages + d_read) + d_ref;@memory_pages + d_read) * 0 + ls->refaulted + d_ref;@	long share never forgets refaults
 progress.c	s@if (d_ref > d_read)@if (0)@	long share: refaults not reads
 progress.c	s@r.hold = true;@r.hold = false;@	hold not reported

@@ -129,6 +129,47 @@ static void test_kernel_kill_is_progress(void **state)
 	assert_true(s.retry.no_progress_loops > 10);
 }
 
+/* A machine of two zones: Normal (preferred, high watermark 20,000, @normal_free free) and
+ * DMA32 (600,000 free, high 2,000), the rest as v1_scope() sets them. */
+static void two_zone_machine(struct scope *s, struct config *c, uint64_t normal_free)
+{
+	struct zone_snapshot *normal = &s->cur.zones[0], *dma32 = &s->cur.zones[1];
+
+	v1_scope(s, c, normal_free, 1600);
+	s->kind = SCOPE_MACHINE;
+	normal->watermark[WMARK_HIGH] = 20000;
+	*dma32 = *normal;
+	dma32->idx = ZONE_DMA32;
+	dma32->free_pages = 600000;
+	dma32->watermark[WMARK_HIGH] = 2000;
+	s->cur.nr_zones = 2;
+}
+
+/* The machine's rounds count only while some zone is short (progress.h: plenty free): a zone
+ * that lowmem_reserve keeps free does not hide a Normal zone that thrashes, and refaults with
+ * every zone at twice its high watermark are no rounds, however long they go on. */
+static void test_machine_free_plenty(void **state)
+{
+	struct scope s;
+	struct config c;
+
+	(void)state;
+	two_zone_machine(&s, &c, 30000);
+	s.cur.zones[2] = (struct zone_snapshot){.idx = ZONE_DMA}; /* manages nothing */
+	s.cur.nr_zones = 3;
+	assert_int_not_equal(rounds_to_oom(&s, &c, 0, THRASH, false, 30), 0);
+	assert_string_equal(s.round.reason, "thrashing: reads are refaults");
+
+	two_zone_machine(&s, &c, 40000);
+	assert_int_equal(rounds_to_oom(&s, &c, 0, THRASH, false, 100), 0);
+	assert_false(s.round.is_round);
+	assert_string_equal(s.round.reason, "free pages over twice the high watermarks");
+	assert_int_equal(s.retry.no_progress_loops, 0);
+	/* One page under twice the high watermark of the Normal zone: rounds again. */
+	s.cur.zones[0].free_pages = 39999;
+	assert_int_not_equal(rounds_to_oom(&s, &c, 0, THRASH, false, 30), 0);
+}
+
 static void test_healthy_never_oom(void **state)
 {
 	struct scope s;
@@ -269,6 +310,7 @@ int main(void)
 	    cmocka_unit_test(test_kernel_kill_is_progress),
 	    cmocka_unit_test(test_thrash_reaches_oom),
 	    cmocka_unit_test(test_healthy_never_oom),
+	    cmocka_unit_test(test_machine_free_plenty),
 	    cmocka_unit_test(test_progress_and_quiet_reset),
 	};
 

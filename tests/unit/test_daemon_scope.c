@@ -387,6 +387,7 @@ static void test_v2_events_watch(void **state)
 
 static void test_machine_gate(void **state)
 {
+	static struct sys_ops fake;
 	struct round_gate g = {.stall_usec = 1000};
 	struct scope s;
 	uint64_t t = 1000;
@@ -397,8 +398,17 @@ static void test_machine_gate(void **state)
 	assert_int_equal(scope_acquire_gated(&s, scratch, t += 100000, &g), 0);
 	assert_int_equal(s.full_age, 0);
 	assert_int_equal(s.cur.stall_usec, 1000); /* the gate's total, not the file's */
+	/* A quiet round reads meminfo alone: MemAvailable stays fresh for scope_near_limit(). */
+	fake = sys_ops_real;
+	fake.pread = counting_pread;
+	sys = &fake;
+	preads = 0;
+	s.cur.usage_bytes = 0;
 	assert_int_equal(scope_acquire_gated(&s, scratch, t += 100000, &g), 0);
 	assert_int_equal(s.full_age, 1);
+	assert_int_equal(preads, 1);
+	assert_true(s.cur.usage_bytes > 0);
+	sys = &sys_ops_real;
 	g.stall_usec += 10;
 	assert_int_equal(scope_acquire_gated(&s, scratch, t += 100000, &g), 0);
 	assert_int_equal(s.full_age, 0);
