@@ -81,6 +81,7 @@ void progress_round(const struct round_sample *s, const struct progress_params *
 {
 	struct round_result r;
 	uint64_t reclaimed;
+	bool stalled;
 
 	memset(&r, 0, sizeof(r));
 	/* 1. */
@@ -110,16 +111,17 @@ void progress_round(const struct round_sample *s, const struct progress_params *
 		r.reason = "thrashing: reads are refaults";
 		goto out;
 	}
+	stalled = s->has_stall_usec && s->interval_usec &&
+		  s->stall_usec * 1000 > s->interval_usec * p->stall_bound_permille;
 	/* 4. */
-	if (r.thrash == THRASH_MIXED || r.thrash == THRASH_WRITEBACK ||
+	if ((r.thrash == THRASH_MIXED && !stalled) || r.thrash == THRASH_WRITEBACK ||
 	    r.thrash == THRASH_READAHEAD) {
 		r.hold = true;
 		r.reason = hold_reason(r.thrash);
 		goto out;
 	}
 	/* 5. */
-	if (s->has_stall_usec && s->interval_usec &&
-	    s->stall_usec * 1000 > s->interval_usec * p->stall_bound_permille) {
+	if (stalled) {
 		r.reason = "stall over bound";
 		goto out;
 	}

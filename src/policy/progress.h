@@ -210,9 +210,12 @@ enum thrash_state progress_thrash(const struct round_sample *s, const struct pro
  *      what reclaim took (a loop over a file larger than the room left for it refaults every
  *      page it reads; the kernel's own thrash accounting, PSI and delay accounting, sees only
  *      refaults of pages that were active, which such a loop never makes).
- *   4. Mixed, refaults beside a writer's dirty pages, or read-ahead over the room: hold
- *      (blk-throttled rereads interleave with cold reads now and then: such a span must not
- *      restart the count; a writer's churn, or a stream's read-ahead, must not advance it).
+ *   4. Mixed (unless PSI says stalled, 5.), refaults beside a writer's dirty pages, or
+ *      read-ahead over the room: hold (blk-throttled rereads interleave with cold reads now and
+ *      then: such a span must not restart the count; a writer's churn, or a stream's
+ *      read-ahead, must not advance it). A mixed share is no reason to doubt PSI: cold reads
+ *      and a stream's refaults are no memstall (measured in bench/machine's flood: 2 s of mixed
+ *      rounds with PSI some at 94-127 % of the window, the probe frozen, each round held).
  *   5. PSI some over @stall_bound_permille of the interval: no progress, whatever was freed.
  *   6. With a reclaim counter (machine, v2): reclaimed minus refaulted, progress when positive.
  *      Without (v1): progress (what reclaim took stays taken). Failed charges (failcnt) are not

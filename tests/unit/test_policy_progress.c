@@ -260,6 +260,24 @@ static const struct progress_case cases[] = {
       false, false},
      &defaults,
      {true, false, true, MIX, 8700, 9000, HELD}},
+    /* A mixed share does not hold against PSI over the bound. Measured: the machine flood
+     * (bench/machine), a round of the 2 s before the first kill: PSI some 938 ms of the last
+     * second, 512 refaults of 485 pages read over 2.9 s, 232 pages dirtied. */
+    {"machine flood, measured: mixed, PSI over bound: no progress",
+     {SEC, 53, 937796, true, 43663, true, 512, 2944000, 512, 485, false, 0, 0, 232, 512, 0, 0,
+      0, 53, false, true, false},
+     &defaults,
+     {true, false, false, MIX, 43151, 43663, STALL}},
+    {"mixed, PSI at the bound: held",
+     {SEC, 53, 600000, true, 43663, true, 512, 2944000, 512, 485, false, 0, 0, 232, 512, 0, 0,
+      0, 53, false, true, false},
+     &defaults,
+     {true, false, true, MIX, 43151, 43663, HELD}},
+    {"writes as many as refaults hold against PSI over the bound",
+     {SEC, 53, 937796, true, 43663, true, 512, 2944000, 512, 485, false, 0, 0, 512, 512, 0, 0,
+      0, 53, false, true, false},
+     &defaults,
+     {true, false, true, WB, 43151, 43663, WBHELD}},
 
     /* 4b. Refaults beside a writer's dirty pages (dirty + writeback >= file / 4 in some round
      * of the last 3 s): held, whatever the share. Measured: a 25 MiB rereader beside 218 MiB
