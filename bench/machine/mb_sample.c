@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-// mb_sample: the machine bench's memory sampler. Every 200 ms reads /proc/meminfo and
-// /proc/pressure/memory and prints "MS MemAvailable_kib SwapFree_kib some_total_us full_total_us
-// oom_kill" (MS: CLOCK_REALTIME). Its memory is locked and it does no file I/O but those reads and
+// mb_sample: the machine bench's memory sampler. Every 200 ms reads /proc/meminfo,
+// /proc/pressure/memory and /proc/vmstat and prints "MS MemAvailable_kib SwapFree_kib
+// some_total_us full_total_us oom_kill refaults" (MS: CLOCK_REALTIME; refaults: pages,
+// workingset_refault_file + _anon, or workingset_refault before 5.9). Its memory is locked and it does no file I/O but those reads and
 // its output (a tmpfs file), so a machine that stalls everything else still gets its samples.
 // Stops on SIGTERM. Usage: mb_sample
 #include <signal.h>
@@ -54,7 +55,7 @@ int main(void)
 		perror("mb_sample: mlockall");
 	clock_gettime(CLOCK_MONOTONIC, &next);
 	while (!stop) {
-		long long avail = -1, swapfree = -1, some = -1, full = -1, oom = -1;
+		long long avail = -1, swapfree = -1, some = -1, full = -1, oom = -1, refault = -1;
 		struct timespec now;
 		const char *f;
 
@@ -67,12 +68,18 @@ int main(void)
 			f = strstr(buf, "full");
 			full = f ? field(f, "total=") : -1;
 		}
-		if (read_file("/proc/vmstat", buf, sizeof(buf)) > 0)
+		if (read_file("/proc/vmstat", buf, sizeof(buf)) > 0) {
+			long long file = field(buf, "\nworkingset_refault_file ");
+			long long anon = field(buf, "\nworkingset_refault_anon ");
+
 			oom = field(buf, "\noom_kill ");
+			refault = file >= 0 ? file + (anon > 0 ? anon : 0)
+					    : field(buf, "\nworkingset_refault ");
+		}
 		clock_gettime(CLOCK_REALTIME, &now);
-		printf("%lld %lld %lld %lld %lld %lld\n",
+		printf("%lld %lld %lld %lld %lld %lld %lld\n",
 		       (long long)now.tv_sec * 1000 + now.tv_nsec / 1000000, avail, swapfree, some, full,
-		       oom);
+		       oom, refault);
 		fflush(stdout);
 		next.tv_nsec += 200000000L;
 		if (next.tv_nsec >= 1000000000L) {

@@ -10,8 +10,13 @@
 #               and any other unit whose main process systemd saw killed
 #   premature   offenders killed while memory was there: MemAvailable stayed >= 10 % of MemTotal
 #               (and SwapFree >= 10 % of SwapTotal, with swap) in every sample of the 10 s
-#               before the kill was seen (the harness and the journal see it late); not
-#               counted without a sample then, nor for the kernel's own OOM kills
+#               before the kill was seen (the harness and the journal see it late), and the page
+#               cache MemAvailable counts was not being read back: the refaults of those 10 s
+#               (mb_sample's 7th column, 4 KiB pages; not applied to samples without it) came
+#               to less than 10 % of MemTotal. A thrash keeps MemAvailable high with the very
+#               pages it rereads (bench/machine's thrash: 1 GiB "available", 5 tabs of 6 at
+#               9 MiB/s for 90 s with the kernel alone). Not counted without a sample then, nor
+#               for the kernel's own OOM kills
 #   wrong       victims that are not offenders: bystanders, the probe, the service, other pids
 #   kernel_kills  the kernel's OOM kills (/proc/vmstat oom_kill over the scenario, mb_sample)
 #   recovery_s  from the trouble (the scenario's "trouble" event) to the later of the last kill
@@ -48,7 +53,10 @@ FILENAME ~ /probe.log$/ {
 	pr[++np] = r[2]; pl[np] = l[2]
 	next
 }
-FILENAME ~ /samples.log$/ { st[++ns] = $1; sa[ns] = $2; sf[ns] = $3; so[ns] = $6; next }
+FILENAME ~ /samples.log$/ {
+	st[++ns] = $1; sa[ns] = $2; sf[ns] = $3; so[ns] = $6; sr[ns] = NF >= 7 ? $7 : -1
+	next
+}
 FILENAME == P || FILENAME == S {
 	who = FILENAME == P ? "probe" : "service"
 	split($0, kv, "="); res[who, kv[1]] = kv[2]
@@ -104,13 +112,16 @@ END {
 		if (role[p] != "offender") { wrong++; continue }
 		if (p in kernel_kill) continue # the kernel OOM killer: never early
 		# Premature: memory was there in every sample of the 10 s before (none: not known).
-		mina = -1; minf = -1
+		mina = -1; minf = -1; r0 = -1; r1 = -1
 		for (j = 1; j <= ns; j++) {
 			if (st[j] < killed[p] - 10000 || st[j] > killed[p]) continue
 			if (mina < 0 || sa[j] < mina) mina = sa[j]
 			if (minf < 0 || sf[j] < minf) minf = sf[j]
+			if (sr[j] >= 0) { if (r0 < 0) r0 = sr[j]; r1 = sr[j] }
 		}
-		if (mina >= 0 && mina >= mem / 10 && (swap_kib == 0 || minf >= swap_kib / 10))
+		reread = r0 >= 0 ? (r1 - r0) * 4 : 0
+		if (mina >= 0 && mina >= mem / 10 && (swap_kib == 0 || minf >= swap_kib / 10) && \
+		    reread < mem / 10)
 			premature++
 	}
 	rec_end = lastkill > lastfz ? lastkill : lastfz

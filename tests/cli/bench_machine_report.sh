@@ -33,12 +33,14 @@ probe() {
 		echo "sec=$s real_ms=$((s * 1000)) late_ms=$late cmd_ms=10" >>"$f"
 	done
 }
-# samples DIR SECONDS LOW_FROM LOW_TO [OOM_AT]: MemAvailable 1500000 KiB each second, 100000
-# between the seconds given; /proc/vmstat oom_kill 5, 6 from second OOM_AT.
+# samples DIR SECONDS LOW_FROM LOW_TO [OOM_AT [REFAULTS_PER_S]]: MemAvailable 1500000 KiB each
+# second, 100000 between the seconds given; /proc/vmstat oom_kill 5, 6 from second OOM_AT;
+# refaults growing by REFAULTS_PER_S pages a second (default 100).
 samples() {
-	awk -v n="$2" -v a="$3" -v b="$4" -v o="${5:-999}" 'BEGIN { for (s = 0; s < n; s++)
-		print s * 1000, (s >= a && s <= b) ? 100000 : 1500000, 0, 0, 0, (s >= o ? 6 : 5) }' \
-		>"$1/out/samples.log"
+	awk -v n="$2" -v a="$3" -v b="$4" -v o="${5:-999}" -v r="${6:-100}" 'BEGIN {
+		for (s = 0; s < n; s++)
+			print s * 1000, (s >= a && s <= b) ? 100000 : 1500000, 0, 0, 0, \
+				(s >= o ? 6 : 5), s * r }' >"$1/out/samples.log"
 }
 
 # Flood with oomguard: frozen at 5 s (before the start), 30-32 s; e1 killed at 33 s in a
@@ -129,6 +131,28 @@ want "$d/c" premature 0
 want "$d/c" wrong 0
 want "$d/c" kernel_kills 1
 want "$d/a" kernel_kills 0
+
+# A thrash keeps MemAvailable high with the pages it rereads: a kill with 1.5 GB available is
+# not premature when the 10 s before it read back 10 % of MemTotal (50,000 pages of 4 KiB a
+# second over 10 s: 200,000 KiB of 2,000,000), and is one page a second under that.
+for rate in 5000 4999; do
+	c=$d/run2/thrash-$rate/oomguard
+	cell "$c" oomguard thrash
+	probe "$c" 40
+	samples "$c" 40 99 99 999 "$rate"
+	printf '1000 start\n2000 trouble\n2100 spawn tab1 101 offender\n30000 exit tab1 101 137\n' \
+		>"$c/out/events.log"
+	echo '35000 end' >>"$c/out/events.log"
+	bench/machine/metrics.sh "$c" >"$d/t$rate" || fail "metrics.sh failed on the thrash cell"
+	want "$d/t$rate" kills 1
+done
+want "$d/t5000" premature 0
+want "$d/t4999" premature 1
+# Samples of an older mb_sample (6 columns): the refaults are not known, memory alone decides.
+cut -d' ' -f1-6 "$d/run2/thrash-5000/oomguard/out/samples.log" >"$d/s6"
+mv "$d/s6" "$d/run2/thrash-5000/oomguard/out/samples.log"
+bench/machine/metrics.sh "$d/run2/thrash-5000/oomguard" >"$d/t6" || fail "metrics.sh, 6 columns"
+want "$d/t6" premature 1
 
 # A cell of --oom-policy=continue, listed after the flood's.
 c=$r/flood-continue/kernel
