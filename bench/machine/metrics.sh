@@ -6,7 +6,8 @@
 #   frozen      seconds of the scenario (start to end) in which the probe was late by > 1 s
 #   kills       tasks killed during the scenario: the workload's tasks whose exit the harness saw
 #               as SIGKILL or SIGTERM, the probe, the service, and any other pid a kill line of
-#               the kernel, oomguard or earlyoom in the journal names (at its journal time),
+#               the kernel, oomguard, earlyoom or nohang in the journal names (at its journal
+#               time; a SIGTERMed tool that exits 0 is seen only there),
 #               and any other unit whose main process systemd saw killed
 #   premature   offenders killed while memory was there: MemAvailable stayed >= 10 % of MemTotal
 #               (and SwapFree >= 10 % of SwapTotal, with swap) in every sample of the 10 s
@@ -74,7 +75,12 @@ FILENAME ~ /journal.txt$/ {
 		s = substr($0, RSTART, RLENGTH); sub(/.*pid=/, "", s); pid = s
 	} else if (match($0, /earlyoom\[[0-9]+\]: sending SIG[A-Z]+ to process [0-9]+/)) {
 		s = substr($0, RSTART, RLENGTH); sub(/.* process /, "", s); pid = s
-	}
+	} else if (match($0, /nohang\[[0-9]+\]: +PID: +[0-9]+, name:/)) {
+		# nohang names its victim over several lines: its PID, then what it sent
+		s = substr($0, RSTART, RLENGTH); sub(/.*PID: +/, "", s); sub(/,.*/, "", s)
+		nohang_victim = s
+	} else if ($0 ~ /nohang\[[0-9]+\]: +Sending SIG(TERM|KILL) to the victim/)
+		pid = nohang_victim
 	# Any other unit whose main process was killed (a kill no line above names: nohang says
 	# its victim over several lines); the probe and the service count through their results.
 	if (match($0, /systemd\[[0-9]+\]: [^ :]+: Main process exited, code=killed/)) {

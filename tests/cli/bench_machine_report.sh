@@ -148,6 +148,27 @@ for rate in 5000 4999; do
 done
 want "$d/t5000" premature 0
 want "$d/t4999" premature 1
+# nohang names its victim over several lines; the victim, SIGTERMed, exits 0 (mem_eater does):
+# the kill is seen only in the journal. The line of its top list names another pid first.
+c=$d/run2/leak/nohang
+cell "$c" nohang leak
+probe "$c" 40
+samples "$c" 40 25 35
+printf '1000 start\n2000 trouble\n2100 spawn leak 326 offender\n30500 exit leak 326 0\n' \
+	>"$c/out/events.log"
+echo '35000 end' >>"$c/out/events.log"
+cat >"$c/out/journal.txt" <<'EOT'
+30.000000 machine-bench nohang[220]:   thrasher            309     843
+30.000000 machine-bench nohang[220]:   PID: 326, name: mem_eater, badness: 1258
+30.000000 machine-bench nohang[220]:   PID:       326, name: mem_eater, state: S (sleeping), EUID: 1000
+30.000000 machine-bench nohang[220]: Implementing a corrective action:
+30.000000 machine-bench nohang[220]:   Sending SIGTERM to the victim
+EOT
+bench/machine/metrics.sh "$c" >"$d/n" || fail "metrics.sh failed on the nohang cell"
+want "$d/n" kills 1
+want "$d/n" wrong 0
+want "$d/n" premature 0
+
 # Samples of an older mb_sample (6 columns): the refaults are not known, memory alone decides.
 cut -d' ' -f1-6 "$d/run2/thrash-5000/oomguard/out/samples.log" >"$d/s6"
 mv "$d/s6" "$d/run2/thrash-5000/oomguard/out/samples.log"
