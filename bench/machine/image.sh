@@ -8,8 +8,8 @@
 #                             (bench/machine/guest/), as a 4 GiB sparse ext4 image (mke2fs -d)
 # Every contender is installed and disabled; a boot enables one with systemd.wants= on the kernel
 # command line (bench/machine/run.sh). Usage: bench/machine/image.sh [--force]
-# MB_OOMGUARD_LOG_LEVEL=debug: the guest's oomguard logs at that level (the image is rebuilt when
-# it changes; unset: the shipped configuration).
+# MB_OOMGUARD_LOG_LEVEL=debug: the guest's oomguard logs at that level; MB_OOMGUARD_CONF: lines
+# added to its oomguard.conf (the image is rebuilt when either changes; unset: as shipped).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 out=build/machine
@@ -46,7 +46,17 @@ case $log_level in "" | error | warning | notice | info | debug) ;;
 	"not '$log_level'" >&2
 	exit 2 ;;
 esac
-if [ $force = 0 ] && [ -s "$img" ] && [ "$(cat "$img.log-level" 2>/dev/null)" = "$log_level" ] &&
+# Lines added to the guest's oomguard.conf (MB_OOMGUARD_CONF, "key = value" lines), for a cell
+# that measures oomguard configured otherwise than shipped (the report must say so).
+conf_extra=${MB_OOMGUARD_CONF:-}
+while IFS= read -r line; do
+	[ -z "$line" ] || [[ $line =~ ^[a-z_]+\ =\ [^[:cntrl:]]+$ ]] || {
+		echo "image.sh: MB_OOMGUARD_CONF wants 'key = value' lines, not '$line'" >&2
+		exit 2
+	}
+done <<<"$conf_extra"
+stamp="$log_level|$conf_extra"
+if [ $force = 0 ] && [ -s "$img" ] && [ "$(cat "$img.log-level" 2>/dev/null)" = "$stamp" ] &&
 	[ -z "$(find "${inputs[@]}" -newer "$img" 2>/dev/null)" ]; then
 	exit 0
 fi
@@ -65,6 +75,7 @@ make -s oomguard >/dev/null
 make -s install DESTDIR="$PWD/$root" PREFIX=/usr >/dev/null
 # A log level other than the shipped one, for a run that must show every round (run.sh).
 [ -z "$log_level" ] || echo "log_level = $log_level" >>"$root/etc/oomguard.conf"
+[ -z "$conf_extra" ] || echo "$conf_extra" >>"$root/etc/oomguard.conf"
 
 # The workloads and the probe, static (the guest has no libinih).
 static=(-static -std=gnu11 -D_GNU_SOURCE -Isrc -O2 -g -Wall -Wextra -Werror -Wshadow -Wconversion)
@@ -117,6 +128,6 @@ rm -f "$img.tmp"
 truncate -s 4G "$img.tmp"
 mke2fs -q -F -t ext4 -L mbroot -d "$root" "$img.tmp"
 mv "$img.tmp" "$img"
-echo "$log_level" >"$img.log-level"
+echo "$stamp" >"$img.log-level"
 rm -rf "$root"
 echo "image.sh: $img ready ($(du -h "$img" | cut -f1) used of 4 GiB)"

@@ -20,6 +20,7 @@
 #   MB_TIMEOUT    seconds a cell may run before its guest is stopped (default 1200)
 #   MB_IO         the user's disk throttle: "RBPS WBPS RIOPS" (default "50M 50M 1000")
 #   MB_OOMGUARD_LOG_LEVEL  the guest oomguard's log_level (image.sh; default: as shipped)
+#   MB_OOMGUARD_CONF       lines added to the guest's oomguard.conf (image.sh)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 quick=0 contenders=kernel,oomguard,earlyoom,nohang,systemd-oomd
@@ -36,7 +37,7 @@ for arg in "$@"; do
 	--report=*) report=${arg#*=} ;;
 	--no-report) do_report=0 ;;
 	--resume) resume=1 ;;
-	-h | --help) sed -n '3,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h | --help) sed -n '3,23p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "run.sh: unknown argument $arg (see --help)" >&2; exit 2 ;;
 	esac
 done

@@ -98,7 +98,11 @@ systemctl set-property --runtime user.slice "${props[@]}" || fail "io.max on use
 	echo "io_max=$(tr '\n' ';' </sys/fs/cgroup/user.slice/io.max 2>/dev/null)"
 	case $contender in
 	kernel) echo "contender_version=" ;;
-	oomguard) echo "contender_version=$(oomguard --version 2>&1 | head -n 1)" ;;
+	oomguard)
+		echo "contender_version=$(oomguard --version 2>&1 | head -n 1)"
+		# what its configuration sets (keys not commented out)
+		echo "oomguard_conf=$(grep -Ev '^[[:space:]]*(#|$|\[)' /etc/oomguard.conf | tr '\n' ';')"
+		;;
 	*) echo "contender_version=$(dpkg-query -W -f='${Version}' "$contender" 2>/dev/null)" ;;
 	esac
 } >"$out/meta"
