@@ -148,7 +148,7 @@ scenario_thrash() {
 # reread their files; until the leak is gone and 20 s more, at most 720 s (--quick: 200). The
 # leak maps RAM + swap less 64 MiB at once and touches it step by step: a larger mapping is
 # refused under the kernel's default overcommit (6 GiB was, in a 2 GiB guest without swap:
-# the leak exited at once, 5 December).
+# the leak exited at once, 4 December).
 scenario_leak() {
 	local step=4M cap=720 i size
 	[ "$quick" = 1 ] && step=16M cap=200
