@@ -52,12 +52,12 @@
  * is being evicted for want of memory, and refaults are pages evicted earlier coming back
  * (measured in the flood of bench/machine, after the kernel's OOM kill: 466,000 pages free,
  * high watermark about 17,000, 1,200-1,500 refaults per span of 200-800 ms as the survivors
- * read back what they had lost; without this, a dozen such rounds "reclaim undone by refaults"
- * would have led to a kill with 1.8 GiB free). Such a round is no round. A thrashing machine
- * sits between its zone's low and high watermarks (measured in the guest's machine thrash:
- * 14,300-17,700 pages free). Per zone, not summed: on a large host the DMA32 zone, which
- * lowmem_reserve keeps from most allocations, can hold more free pages than twice the high
- * watermarks of all zones while the Normal zone thrashes.
+ * read back what they had lost, 49-140 pages dirtied: with the write count alone each such round
+ * says thrashing, and 17 of them make a kill with 1.8 GiB free). Such a round is no round. A
+ * thrashing machine sits between its zone's low and high watermarks (measured in the guest's
+ * machine thrash: 14,300-17,700 pages free). Per zone, not summed: on a large host the DMA32
+ * zone, which lowmem_reserve keeps from most allocations, can hold more free pages than twice
+ * the high watermarks of all zones while the Normal zone thrashes.
  *
  * Read-ahead larger than the room: where the scope's file pages are fewer than
  * PROGRESS_RA_ROOM_WINDOWS read-ahead windows, pages read ahead are evicted before they are
