@@ -4,7 +4,9 @@
 # contender and scenario, oomguard's ratio to each contender, and plots (gnuplot: frozen seconds;
 # per scenario, the probe's lateness and MemAvailable over time) beside the report.
 # Usage: bench/machine/report.sh [--out=FILE] [--title=TEXT] RUNDIR...
-#   RUNDIR  a directory of cells (bench/machine/run.sh --out): RUNDIR/SCENARIO[-zram]/CONTENDER/
+#   RUNDIR  a directory of cells (bench/machine/run.sh --out): RUNDIR/SCENARIO[-zram]/CONTENDER/;
+#           a cell in several RUNDIRs is a repeat: the tables give the median of its frozen
+#           seconds (min-max, n), premature and wrong victims summed; "Every cell" lists each
 #   --out   the report (default docs/bench-machine.md); plots go to FILE's name without .md/
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -46,6 +48,25 @@ for d in "${dirs[@]}"; do
 done
 [ -s "$tmp/rows" ] || { echo "report.sh: no cells in ${dirs[*]}" >&2; exit 1; }
 
+# Repeats (a scenario and contender in more than one RUNDIR): one row each in $tmp/agg, frozen
+# seconds their median (fields 16-18: n, min, max), premature and wrong victims summed; the other
+# figures those of the last. The tables, ratios and goal read it; "Every cell" lists each boot.
+awk '{ k = $1 " " $2; if (!(k in last)) order[++nk] = k; last[k] = $0
+	if ($3 != "-") { nv[k]++; v[k, nv[k]] = $3 + 0; pm[k] += $5; wr[k] += $6 } }
+	END {
+		for (i = 1; i <= nk; i++) {
+			k = order[i]; n = nv[k] + 0; split(last[k], f, " ")
+			if (n) {
+				for (a = 1; a <= n; a++) for (b = a + 1; b <= n; b++)
+					if (v[k, b] < v[k, a]) { x = v[k, a]; v[k, a] = v[k, b]; v[k, b] = x }
+				f[3] = n % 2 ? v[k, (n + 1) / 2] : (v[k, n / 2] + v[k, n / 2 + 1]) / 2
+				f[5] = pm[k]; f[6] = wr[k]
+			}
+			row = f[1]; for (j = 2; j <= 15; j++) row = row " " f[j]
+			print row, n, n ? v[k, 1] : "-", n ? v[k, n] : "-"
+		}
+	}' "$tmp/rows" >"$tmp/agg"
+
 # Scenario labels in the bench's order (flood, flood-zram, thrash, ...), contenders present.
 labels=$(for s in $order; do for z in "" -zram; do for p in "" -continue; do
 	awk -v l="$s$z$p" '$1 == l { print l; exit }' "$tmp/rows"; done; done; done)
@@ -62,8 +83,9 @@ table() {
 	for l in $labels; do
 		printf '| %s |' "$l"
 		for c in $present; do
-			printf ' %s |' "$(awk -v l="$l" -v c="$c" -v k="$col" '$1 == l && $2 == c { v = $k }
-				END { print v == "" ? "" : v }' "$tmp/rows")"
+			printf ' %s |' "$(awk -v l="$l" -v c="$c" -v k="$col" '$1 == l && $2 == c {
+					v = $k; if (k == 3 && $16 > 1) v = v " (" $17 "-" $18 ", n=" $16 ")" }
+				END { print v == "" ? "" : v }' "$tmp/agg")"
 		done
 		printf '\n'
 	done
@@ -86,8 +108,8 @@ ratios() {
 				END {
 					if (o == "" || x == "" || o == "-" || x == "-") print ""
 					else if (x == 0) print (o == 0 ? "= (0, 0)" : "worse (" o ", 0)")
-					else printf "%.2f (%d, %d)\n", o / x, o, x
-				}' "$tmp/rows")"
+					else printf "%.2f (%s, %s)\n", o / x, o, x
+				}' "$tmp/agg")"
 		done
 		printf '\n'
 	done
@@ -105,7 +127,7 @@ goal() {
 				for (k in f) {
 					split(k, kk, SUBSEP)
 					if (kk[1] == l && kk[2] != "oomguard" && f[k] < o) {
-						printf "- %s: %d frozen seconds, %s had %d\n", l, o, kk[2], f[k]; bad++
+						printf "- %s: %s frozen seconds, %s had %s\n", l, o, kk[2], f[k]; bad++
 					}
 				}
 				if (w[l, "oomguard"] > 0) { printf "- %s: %d wrong victims\n", l, w[l, "oomguard"]; bad++ }
@@ -117,7 +139,7 @@ goal() {
 				}
 			}
 			if (!bad) print "- none"
-		}' "$tmp/rows"
+		}' "$tmp/agg"
 }
 
 # Plots: the frozen seconds; per scenario, the probe's lateness and MemAvailable over time.
@@ -126,7 +148,8 @@ if command -v gnuplot >/dev/null; then
 	mkdir -p "$plots"
 	for l in $labels; do
 		for c in $present; do
-			cell=$(awk -v l="$l" -v c="$c" '$1 == l && $2 == c { print $3 }' "$tmp/cells" 2>/dev/null)
+			cell=$(awk -v l="$l" -v c="$c" '$1 == l && $2 == c { p = $3 } END { print p }' \
+				"$tmp/cells" 2>/dev/null) # a repeat: the last given
 			[ -n "$cell" ] || continue
 			t0=$(awk '$2 == "start" { print $1; exit }' "$cell/out/events.log")
 			awk -v t0="$t0" '{ split($2, r, "="); split($3, x, "=")
@@ -162,7 +185,7 @@ if command -v gnuplot >/dev/null; then
 		END { for (i = 1; i <= nl; i++) { printf "%s", l[i]
 			for (j = 1; j <= nc; j++)
 				printf " %s", ((l[i], c[j]) in v && v[l[i], c[j]] != "-") ? v[l[i], c[j]] : 0
-			printf "\n" } }' "$tmp/rows" >"$tmp/frozen.dat"
+			printf "\n" } }' "$tmp/agg" >"$tmp/frozen.dat"
 	{
 		echo "set terminal pngcairo size 900,400 font ',10'"
 		echo "set output '$plots/frozen.png'"

@@ -210,4 +210,22 @@ grep -qxF -- '- flood: 4 wrong victims' "$d/r.md" ||
 grep -qxF -- '- flood: 1 premature kills' "$d/r.md" || fail "goal: no premature line"
 grep -qxF -- '- flood: 3 frozen seconds, nohang had 1' "$d/r.md" || fail "goal: no frozen line"
 grep -q -- 'earlyoom had' "$d/r.md" && fail "goal: oomguard's 3 s against 6 s is no loss"
+
+# Repeats: the flood's oomguard cell again in two more run dirs (0 and 8 frozen seconds, one
+# more premature kill): the median of 3, 0 and 8 is 3; premature kills are summed; every boot
+# is listed.
+for rep in 2 3; do
+	mkdir -p "$d/run$rep/flood"
+	cp -r "$r/flood/oomguard" "$d/run$rep/flood/"
+done
+probe "$d/run2/flood/oomguard" 90
+probe "$d/run3/flood/oomguard" 90 30:2000 31:2000 32:2000 33:2000 34:2000 35:2000 36:2000 37:2000
+bench/machine/report.sh --out="$d/r3.md" "$r" "$d/run2" "$d/run3" >/dev/null ||
+	fail "report.sh failed on repeats"
+grep -qxF '| flood |  | 3 (0-8, n=3) | 6 | 1 |' "$d/r3.md" ||
+	fail "frozen table of repeats: $(grep '^| flood |' "$d/r3.md")"
+grep -qxF -- '- flood: 3 premature kills' "$d/r3.md" || fail "goal of repeats: premature not summed"
+[ "$(grep -c '^| flood | oomguard |' "$d/r3.md")" = 3 ] || fail "every cell: not each boot"
+grep -qxF '| flood |  | 0.50 (3, 6) | 3.00 (3, 1) |' "$d/r3.md" ||
+	fail "ratio of repeats: $(grep '^| flood |' "$d/r3.md" | sed -n 2p)"
 exit 0
