@@ -56,7 +56,7 @@ while IFS= read -r line; do
 	}
 done <<<"$conf_extra"
 stamp="$log_level|$conf_extra"
-if [ $force = 0 ] && [ -s "$img" ] && [ "$(cat "$img.log-level" 2>/dev/null)" = "$stamp" ] &&
+if [ $force = 0 ] && [ -s "$img" ] && [ "$(cat "$img.oomguard-conf" 2>/dev/null)" = "$stamp" ] &&
 	[ -z "$(find "${inputs[@]}" -newer "$img" 2>/dev/null)" ]; then
 	exit 0
 fi
@@ -128,6 +128,6 @@ rm -f "$img.tmp"
 truncate -s 4G "$img.tmp"
 mke2fs -q -F -t ext4 -L mbroot -d "$root" "$img.tmp"
 mv "$img.tmp" "$img"
-echo "$stamp" >"$img.log-level"
+echo "$stamp" >"$img.oomguard-conf"
 rm -rf "$root"
 echo "image.sh: $img ready ($(du -h "$img" | cut -f1) used of 4 GiB)"

@@ -2,8 +2,9 @@
 // mb_sample: the machine bench's memory sampler. Every 200 ms reads /proc/meminfo,
 // /proc/pressure/memory and /proc/vmstat and prints "MS MemAvailable_kib SwapFree_kib
 // some_total_us full_total_us oom_kill refaults" (MS: CLOCK_REALTIME; refaults: pages,
-// workingset_refault_file + _anon, or workingset_refault before 5.9). Its memory is locked and it does no file I/O but those reads and
-// its output (a tmpfs file), so a machine that stalls everything else still gets its samples.
+// workingset_refault_file + _anon, or workingset_refault before 5.9). Its memory is locked and
+// it does no file I/O but those reads and its output (a tmpfs file), so a machine that stalls
+// everything else still gets its samples.
 // Stops on SIGTERM. Usage: mb_sample
 #include <signal.h>
 #include <stdint.h>

@@ -175,6 +175,26 @@ mv "$d/s6" "$d/run2/thrash-5000/oomguard/out/samples.log"
 bench/machine/metrics.sh "$d/run2/thrash-5000/oomguard" >"$d/t6" || fail "metrics.sh, 6 columns"
 want "$d/t6" premature 1
 
+# The sampler on this machine: seven columns, the last the refaults of /proc/vmstat (file + anon),
+# between the counter read before it and the one read after.
+if cc -std=gnu11 -D_GNU_SOURCE -O1 -o "$d/mb_sample" bench/machine/mb_sample.c 2>"$d/cc"; then
+	refaults() {
+		awk '/^workingset_refault_(file|anon) / { s += $2 } END { print s + 0 }' /proc/vmstat
+	}
+	before=$(refaults)
+	"$d/mb_sample" >"$d/samples" &
+	sp=$!
+	sleep 0.5
+	kill "$sp"
+	wait "$sp"
+	after=$(refaults)
+	awk -v lo="$before" -v hi="$after" 'NF != 7 || $7 < lo || $7 > hi { bad = 1 }
+		END { exit bad || !NR }' "$d/samples" ||
+		fail "mb_sample: want 7 columns, refaults in [$before, $after]: $(head -n 2 "$d/samples")"
+else
+	fail "mb_sample does not build: $(cat "$d/cc")"
+fi
+
 # A cell of --oom-policy=continue, listed after the flood's.
 c=$r/flood-continue/kernel
 cell "$c" kernel flood
