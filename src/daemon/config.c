@@ -22,7 +22,7 @@ void config_defaults(struct config *c)
 	c->reap = true;
 	c->realtime = true;
 	c->per_scope.reserve_permille = CONFIG_DEFAULT_RESERVE_PERMILLE;
-	c->per_scope.kill_unit = KILL_UNIT_OOM_GROUP;
+	c->per_scope.kill_unit = KILL_UNIT_AUTO;
 	c->stall_bound_permille = PROGRESS_STALL_BOUND_PERMILLE;
 	c->refault_min_pages = PROGRESS_REFAULT_MIN_PAGES;
 	c->log_level = LOG_PRIO_INFO;
@@ -132,7 +132,7 @@ void config_valid(const char *key, char *buf, size_t size)
 	    {"metrics_textfile_dir",
 	     "an absolute path, at most " STR(CONFIG_PATH_MAX_LEN) " bytes"},
 	    {"term_grace_msec", "a number in 0.." STR(CONFIG_TERM_GRACE_MSEC_MAX)},
-	    {"kill_unit", "process, oom_group, cgroup"},
+	    {"kill_unit", "process, oom_group, cgroup, auto"},
 	};
 
 	if (!strcmp(key, "refault_min_pages")) {
@@ -247,7 +247,10 @@ static int set_command(char *dst, const char *v)
 
 const char *config_kill_unit_name(enum kill_unit_setting u)
 {
-	return u == KILL_UNIT_PROCESS ? "process" : u == KILL_UNIT_CGROUP ? "cgroup" : "oom_group";
+	return u == KILL_UNIT_PROCESS ? "process"
+	       : u == KILL_UNIT_CGROUP ? "cgroup"
+	       : u == KILL_UNIT_AUTO   ? "auto"
+				       : "oom_group";
 }
 
 int config_set_scope_key(struct scope_settings *v, const char *key, const char *value)
@@ -267,7 +270,7 @@ int config_set_scope_key(struct scope_settings *v, const char *key, const char *
 		v->term_grace_msec = (unsigned int)u;
 		return SCOPE_KEY_TERM_GRACE;
 	}
-	if (!strcmp(key, "kill_cgroup")) { /* yes: kill_unit = cgroup; no: the default */
+	if (!strcmp(key, "kill_cgroup")) { /* yes: kill_unit = cgroup; no: oom_group (no cgroup) */
 		if (parse_bool(value, &b))
 			return -EINVAL;
 		v->kill_unit = b ? KILL_UNIT_CGROUP : KILL_UNIT_OOM_GROUP;
@@ -275,7 +278,7 @@ int config_set_scope_key(struct scope_settings *v, const char *key, const char *
 	}
 	if (strcmp(key, "kill_unit"))
 		return -ENOENT;
-	for (enum kill_unit_setting k = KILL_UNIT_PROCESS; k <= KILL_UNIT_CGROUP; k++) {
+	for (enum kill_unit_setting k = KILL_UNIT_PROCESS; k <= KILL_UNIT_AUTO; k++) {
 		if (!strcmp(value, config_kill_unit_name(k))) {
 			v->kill_unit = k;
 			return SCOPE_KEY_KILL_UNIT;

@@ -101,9 +101,11 @@ struct match_rule {
 
 /*
  * What dies with a victim (unit.h): the victim alone; the victim, or the cgroup v2
- * memory.oom.group it is in, as the kernel kills (the default); the victim's whole cgroup.
+ * memory.oom.group it is in, as the kernel kills; the victim's whole cgroup; oom_group, and the
+ * victim's systemd unit when the unit took back what the scope's last kill in it freed (auto,
+ * the default).
  */
-enum kill_unit_setting { KILL_UNIT_PROCESS, KILL_UNIT_OOM_GROUP, KILL_UNIT_CGROUP };
+enum kill_unit_setting { KILL_UNIT_PROCESS, KILL_UNIT_OOM_GROUP, KILL_UNIT_CGROUP, KILL_UNIT_AUTO };
 
 /* The keys a scope may set for itself ([scope NAME]), one bit each in scope_section @set. */
 enum scope_key { SCOPE_KEY_RESERVE, SCOPE_KEY_TERM_GRACE, SCOPE_KEY_KILL_UNIT, NR_SCOPE_KEYS };
@@ -216,7 +218,7 @@ void config_clear_rules(struct config *c, const char *key);
  */
 int config_set_scope_key(struct scope_settings *v, const char *key, const char *value);
 
-/* config_kill_unit_name() - "process", "oom_group" or "cgroup". */
+/* config_kill_unit_name() - "process", "oom_group", "cgroup" or "auto". */
 const char *config_kill_unit_name(enum kill_unit_setting u);
 
 /*

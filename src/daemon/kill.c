@@ -104,6 +104,11 @@ static void kill_rest(struct daemon *d, struct scope *s, const struct oom_task *
 {
 	long n;
 
+	if (d->cfg.dry_run)
+		s->last_unit_kill.path[0] = '\0';
+	else
+		unit_note_kill(&s->last_unit_kill, unit, victim->rss_pages << s->page_shift,
+			       now_usec());
 	if (unit->mode == UNIT_NONE)
 		return;
 	n = unit_kill(s, unit, victim->pid, d->self_pid, d->cfg.dry_run, d->scratch,
@@ -384,7 +389,7 @@ int daemon_arm(struct daemon *d, struct scope *s, uint64_t now)
 	c->task = *t;
 	c->points = points;
 	c->time_usec = now;
-	unit_find(s, d->tasks.mounts, t->pid, d->self_pid, d->scratch, sizeof(d->scratch),
+	unit_find(s, d->tasks.mounts, t->pid, d->self_pid, now, d->scratch, sizeof(d->scratch),
 		  &c->unit);
 	candidate_identify(d, s, c);
 	return 0;
@@ -469,7 +474,7 @@ void daemon_act(struct daemon *d, struct scope *s, uint64_t detect_usec)
 		break;
 	}
 	log_decision(s, LOG_PRIO_NOTICE, "oom");
-	unit_find(s, d->tasks.mounts, d->tasks.tasks[idx].pid, d->self_pid, d->scratch,
+	unit_find(s, d->tasks.mounts, d->tasks.tasks[idx].pid, d->self_pid, now_usec(), d->scratch,
 		  sizeof(d->scratch), &unit);
 	daemon_kill(d, s, &d->tasks.tasks[idx], points, detect_usec, &unit);
 }

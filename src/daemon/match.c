@@ -31,25 +31,6 @@ unsigned int match_needs(const struct config *c, const struct cgroup_mounts *mou
 	return needs;
 }
 
-/* systemd's parse_boolean() as cg_get_xattr_bool() applies it: "1", "yes", "y", "true", "t",
- * "on" are true. Return: 1, 0 (unset, unsupported, false), or -errno of a failed read. */
-static int xattr_true(const char *path, const char *name)
-{
-	static const char *const yes[] = {"1", "yes", "y", "true", "t", "on"};
-	char v[8];
-	ssize_t n = sys->getxattr(path, name, v, sizeof(v) - 1);
-
-	if (n == -ENODATA || n == -ENOTSUP || n == -EOPNOTSUPP || n == -ERANGE || n == 0)
-		return 0; /* unset, a filesystem without them, a value too long to be a boolean */
-	if (n < 0)
-		return (int)n;
-	v[n] = '\0';
-	for (size_t i = 0; i < sizeof(yes) / sizeof(yes[0]); i++)
-		if (!strcasecmp(v, yes[i]))
-			return 1;
-	return 0;
-}
-
 /*
  * The ManagedOOMPreference= of the v2 cgroup @cg (as /proc/PID/cgroup names it) and the cgroups
  * above it, up to the hierarchy's root: systemd sets it on the unit's cgroup, the process may be
@@ -76,11 +57,11 @@ static int oomd_preference(const char *root, const char *mount, const char *cg)
 		if (r < 0 && r != -ENOENT && r != -ENOTDIR)
 			return r;
 		if (r == 0 && st.st_uid == 0) {
-			r = xattr_true(full, "user.oomd_omit");
+			r = read_cgroup_xattr_bool(full, "user.oomd_omit");
 			if (r < 0)
 				return r;
 			pref |= r ? (int)MATCH_OOMD_OMIT : 0;
-			r = xattr_true(full, "user.oomd_avoid");
+			r = read_cgroup_xattr_bool(full, "user.oomd_avoid");
 			if (r < 0)
 				return r;
 			pref |= r ? (int)MATCH_OOMD_AVOID : 0;

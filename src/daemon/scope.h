@@ -208,6 +208,7 @@ struct scope {
 	bool restore_oom_kill_disable; /* we set oom_kill_disable=1; put 0 back at exit */
 	struct candidate cand;
 	struct term_pending term;
+	struct unit_kill_record last_unit_kill; /* kill_unit auto (unit.h) */
 	bool kill_pending;
 	uint64_t kill_pending_usec; /* when that kill was made */
 	struct scope_metrics metrics; /* counted since set-up, for the metrics file (report.h) */

@@ -16,7 +16,10 @@
 
 const char *unit_mode_name(enum kill_unit_mode mode)
 {
-	return mode == UNIT_OOM_GROUP ? "memory.oom.group" : mode == UNIT_CGROUP ? "cgroup" : "none";
+	return mode == UNIT_OOM_GROUP ? "memory.oom.group"
+	       : mode == UNIT_CGROUP  ? "cgroup"
+	       : mode == UNIT_REGROWN ? "regrown"
+				      : "none";
 }
 
 /* @path is @dir or below it, at a '/' boundary. */
@@ -42,8 +45,74 @@ static int victim_cgroup(const struct scope *s, const struct cgroup_mounts *m, i
 			       CONFIG_PATH_MAX);
 }
 
+bool unit_regrown(const struct unit_kill_record *last, const char *path, uint64_t unit_bytes,
+		  uint64_t now)
+{
+	if (!last->path[0] || strcmp(last->path, path) || now < last->usec ||
+	    now - last->usec >= UNIT_REGROW_WINDOW_USEC)
+		return false;
+	return unit_bytes + last->victim_bytes / 2 >= last->unit_bytes;
+}
+
+void unit_note_kill(struct unit_kill_record *last, const struct kill_unit *u,
+		    uint64_t victim_bytes, uint64_t now)
+{
+	/* A unit killed whole is gone: its name may come back as another unit. */
+	if (!u->sd_path[0] || u->mode != UNIT_NONE) {
+		last->path[0] = '\0';
+		return;
+	}
+	if (strcmp(last->path, u->sd_path) || now < last->usec ||
+	    now - last->usec >= UNIT_REGROW_WINDOW_USEC) {
+		memcpy(last->path, u->sd_path, sizeof(last->path));
+		last->unit_bytes = u->sd_bytes;
+		last->victim_bytes = 0;
+	}
+	last->usec = now;
+	last->victim_bytes += victim_bytes;
+}
+
+/* @dir's last component names a systemd service or scope. */
+static bool systemd_unit_name(const char *dir)
+{
+	const char *name = strrchr(dir, '/');
+	size_t len;
+
+	name = name ? name + 1 : dir;
+	len = strlen(name);
+	return (len > 6 && !strcmp(name + len - 6, ".scope")) ||
+	       (len > 8 && !strcmp(name + len - 8, ".service"));
+}
+
+/*
+ * kill_unit auto: when @dir (the victim's v2 cgroup, @path as /proc names it) is a systemd
+ * unit below the scope, not delegated (a delegated unit runs its own manager below: systemd's
+ * OOMPolicy defaults to continue there), its anon + swap in @ret; then the unit whole when
+ * unit_regrown() says so.
+ */
+static void auto_unit(const struct scope *s, const char *dir, const char *path, uint64_t now,
+		      char *scratch, size_t size, struct kill_unit *ret)
+{
+	struct memcg_v2_stat st;
+	uint64_t swap = 0;
+
+	if ((s->kind != SCOPE_MACHINE && !strcmp(dir, s->dir)) || !systemd_unit_name(dir) ||
+	    read_cgroup_xattr_bool(dir, "trusted.delegate") != 0 ||
+	    read_cgroup_xattr_bool(dir, "user.delegate") != 0 ||
+	    read_memcg_v2_stat(dir, scratch, size, &st) < 0)
+		return;
+	if (read_cgroup_u64(dir, "memory.swap.current", &swap) < 0)
+		swap = 0; /* no swap accounting: anon alone */
+	snprintf(ret->sd_path, sizeof(ret->sd_path), "%s", path);
+	ret->sd_bytes = st.anon_bytes + swap;
+	if (unit_regrown(&s->last_unit_kill, path, ret->sd_bytes, now)) {
+		ret->mode = UNIT_REGROWN;
+		memcpy(ret->dir, dir, sizeof(ret->dir));
+	}
+}
+
 int unit_find(const struct scope *s, const struct cgroup_mounts *mounts, int pid, int self_pid,
-	      char *scratch, size_t size, struct kill_unit *ret)
+	      uint64_t now, char *scratch, size_t size, struct kill_unit *ret)
 {
 	char path[CONFIG_PATH_MAX], base[CONFIG_PATH_MAX], dir[CONFIG_PATH_MAX];
 	char victim_dir[CONFIG_PATH_MAX], self[CONFIG_PATH_MAX];
@@ -80,10 +149,12 @@ int unit_find(const struct scope *s, const struct cgroup_mounts *mounts, int pid
 			len--;
 		len = len > base_len ? len - 1 : len;
 	}
-	/* 2. The victim's whole cgroup, when asked. */
+	/* 2. The victim's whole cgroup, when asked; its systemd unit once it regrew (auto). */
 	if (ret->mode == UNIT_NONE && s->set.kill_unit == KILL_UNIT_CGROUP) {
 		ret->mode = UNIT_CGROUP;
 		memcpy(ret->dir, victim_dir, sizeof(ret->dir));
+	} else if (ret->mode == UNIT_NONE && s->set.kill_unit == KILL_UNIT_AUTO && v2) {
+		auto_unit(s, victim_dir, path, now, scratch, size, ret);
 	}
 	if (ret->mode == UNIT_NONE)
 		return 0;
@@ -122,7 +193,7 @@ static void kill_member(struct unit_walk *w, int pid)
 			    sizeof(path)) < 0 ||
 	    !under(path, w->u->path))
 		goto out; /* the pid now names a process elsewhere */
-	if (w->u->mode == UNIT_OOM_GROUP &&
+	if ((w->u->mode == UNIT_OOM_GROUP || w->u->mode == UNIT_REGROWN) &&
 	    (read_pid_oom_score_adj(w->s->root, pid, &adj) < 0 || adj == OOM_SCORE_ADJ_MIN))
 		goto out; /* the kernel spares these in an oom.group kill too */
 	if (w->dry_run || sys->pidfd_send_signal(pidfd, SIGKILL, NULL, 0) == 0)

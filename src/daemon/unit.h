@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* Kill units: the processes killed with a victim, as its scope's kill_unit says. The kernel's
  * memory.oom.group (v2: the highest group with it set between the victim's cgroup and the
- * scope; kill_unit oom_group, the default, and cgroup), or the victim's whole cgroup (cgroup).
+ * scope; kill_unit oom_group, cgroup and auto), the victim's whole cgroup (cgroup), or its
+ * systemd unit once the unit took back what the last kill in it freed (auto, the default).
  * Found when the victim is chosen (reads), killed after it (act). Never a process outside the
  * scope, nor oomguard or init. */
 #ifndef OOMGUARD_DAEMON_UNIT_H
@@ -9,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "daemon/config.h"
 #include "linux/cgroupfs.h"
@@ -18,7 +20,36 @@ struct scope;
 enum kill_unit_mode {
 	UNIT_NONE,      /* the victim alone */
 	UNIT_OOM_GROUP, /* memory.oom.group=1: every task but oom_score_adj -1000, as the kernel */
-	UNIT_CGROUP /* kill_unit cgroup: the victim's cgroup and below, cgroup.kill where it can */
+	UNIT_CGROUP,    /* kill_unit cgroup: the victim's cgroup and below, cgroup.kill where it can */
+	UNIT_REGROWN /* kill_unit auto: the victim's systemd unit, every task but -1000 (as oom.group) */
+};
+
+/*
+ * kill_unit auto. Kills in a systemd unit (a v2 cgroup *.service or *.scope below the scope, not
+ * delegated) are remembered as an episode: the unit's anon + swap at the first verdict, and
+ * what the victims held, summed, while each kill comes within UNIT_REGROW_WINDOW_USEC of the
+ * one before. A verdict in the same unit within that window kills the unit whole when it holds
+ * at least what it held at the episode's first verdict less half of what its victims held:
+ * its other processes took back what the kills freed (a fork storm, a pool of workers, a
+ * build), and one more of them would be taken back the same way. A unit that kept what its
+ * kills freed (a browser that lost a tab) loses one process per verdict. The unit is read when
+ * a victim is chosen, which the loop does only after the reaper's report of the last kill
+ * (kill_pending): the victim's memory is gone from it by then. systemd, by its default
+ * OOMPolicy=stop, stops a service after the kernel's first kill in it; auto waits for the unit
+ * to show that it regrew.
+ */
+#define UNIT_REGROW_WINDOW_USEC (30ull * 1000000)
+
+/*
+ * struct unit_kill_record - a scope's last episode of kills in a systemd unit (kill_unit auto).
+ * @path:         the unit's cgroup as /proc/PID/cgroup names it ("": none)
+ * @usec:         when its last victim was killed
+ * @unit_bytes:   the unit's anon + swap when the episode's first victim was chosen
+ * @victim_bytes: what the episode's victims held (rss), summed
+ */
+struct unit_kill_record {
+	char path[CONFIG_PATH_MAX];
+	uint64_t usec, unit_bytes, victim_bytes;
 };
 
 /*
@@ -27,6 +58,8 @@ enum kill_unit_mode {
  * @path:     the same as /proc/PID/cgroup names it (what a member's path starts with)
  * @v2:       in the v2 hierarchy (cgroup.kill and memory.oom.group exist only there)
  * @has_self: oomguard is in the group: cgroup.kill would kill it; tasks are signalled one by one
+ * @sd_path:  kill_unit auto: the victim's cgroup when it is a systemd unit's ("": it is not)
+ * @sd_bytes: that unit's anon + swap, read when the victim was chosen
  */
 struct kill_unit {
 	enum kill_unit_mode mode;
@@ -34,6 +67,8 @@ struct kill_unit {
 	char path[CONFIG_PATH_MAX];
 	bool v2;
 	bool has_self;
+	char sd_path[CONFIG_PATH_MAX];
+	uint64_t sd_bytes;
 };
 
 /*
@@ -41,23 +76,40 @@ struct kill_unit {
  * and cgroup, memory.oom.group as the kernel's mem_cgroup_get_oom_group() finds it (the highest
  * ancestor with it set, up to the scope's own group; for the machine, below the hierarchy's
  * root), else for cgroup the victim's cgroup, else UNIT_NONE (and always for process). Never
- * the hierarchy's root, never a group outside @s. Return: 0 (@ret set), or -errno when the
- * victim's cgroup cannot be read (then UNIT_NONE).
+ * the hierarchy's root, never a group outside @s; for auto, the victim's systemd unit when
+ * unit_regrown() says so at @now. Return: 0 (@ret set), or -errno when the victim's cgroup
+ * cannot be read (then UNIT_NONE).
  */
 int unit_find(const struct scope *s, const struct cgroup_mounts *mounts, int pid, int self_pid,
-	      char *scratch, size_t size, struct kill_unit *ret);
+	      uint64_t now, char *scratch, size_t size, struct kill_unit *ret);
+
+/*
+ * unit_regrown() - kill_unit auto's decision (pure): whether the systemd unit at @path, holding
+ * @unit_bytes at @now, dies whole, after the scope's last kill @last (see UNIT_REGROW_*).
+ */
+bool unit_regrown(const struct unit_kill_record *last, const char *path, uint64_t unit_bytes,
+		  uint64_t now);
+
+/*
+ * unit_note_kill() - a victim of @u holding @victim_bytes was killed at @now: added to @last's
+ * episode when it is in the same unit within the window, else a new episode begins; forgotten
+ * when it was in no systemd unit or its unit died whole (and by the caller in a dry run, where
+ * nothing is freed for a unit to take back).
+ */
+void unit_note_kill(struct unit_kill_record *last, const struct kill_unit *u,
+		    uint64_t victim_bytes, uint64_t now);
 
 /*
  * unit_kill() - SIGKILL the rest of @u (@victim_pid was killed already): cgroup.kill for a
  * UNIT_CGROUP of v2 without oomguard in it; else each process of the group and its children
  * through a pidfd, after checking that it is still in the group (pid reuse), skipping oomguard,
- * init and, for UNIT_OOM_GROUP, oom_score_adj -1000. @dry_run: count, signal nobody.
+ * init and, for UNIT_OOM_GROUP and UNIT_REGROWN, oom_score_adj -1000. @dry_run: count, signal nobody.
  * Return: processes signalled (or found, dry run); -1 when cgroup.kill did it (count unknown).
  */
 long unit_kill(const struct scope *s, const struct kill_unit *u, int victim_pid, int self_pid,
 	       bool dry_run, char *scratch, size_t size);
 
-/* unit_mode_name() - "memory.oom.group" or "cgroup". */
+/* unit_mode_name() - "memory.oom.group", "cgroup" or "regrown". */
 const char *unit_mode_name(enum kill_unit_mode mode);
 
 #endif

@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <string.h>
+#include <strings.h>
 
 #include "linux/parse.h"
 #include "linux/sys.h"
@@ -446,6 +447,23 @@ int read_cgroup_u64(const char *dir, const char *file, uint64_t *ret_value)
 	ssize_t n = read_in(dir, file, buf, sizeof(buf));
 
 	return n < 0 ? (int)n : parse_u64_file_buf(buf, ret_value);
+}
+
+int read_cgroup_xattr_bool(const char *path, const char *name)
+{
+	static const char *const yes[] = {"1", "yes", "y", "true", "t", "on"};
+	char v[8];
+	ssize_t n = sys->getxattr(path, name, v, sizeof(v) - 1);
+
+	if (n == -ENODATA || n == -ENOTSUP || n == -EOPNOTSUPP || n == -ERANGE || n == 0)
+		return 0; /* unset, a filesystem without them, a value too long to be a boolean */
+	if (n < 0)
+		return (int)n;
+	v[n] = '\0';
+	for (size_t i = 0; i < sizeof(yes) / sizeof(yes[0]); i++)
+		if (!strcasecmp(v, yes[i]))
+			return 1;
+	return 0;
 }
 
 int read_memcg_v1_stat(const char *dir, char *buf, size_t size, struct memcg_v1_stat *ret_stat)

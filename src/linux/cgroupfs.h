@@ -92,5 +92,9 @@ int read_memcg_v1_stat(const char *dir, char *buf, size_t size, struct memcg_v1_
 int read_memcg_v1_oom_control(const char *dir, struct memcg_v1_oom_control *ret_oom);
 int read_memcg_v2_stat(const char *dir, char *buf, size_t size, struct memcg_v2_stat *ret_stat);
 int read_memcg_v2_events(const char *dir, struct memcg_v2_events *ret_events);
+/* A cgroup's boolean xattr (@path: its directory) as systemd's parse_boolean() reads it: "1",
+ * "yes", "y", "true", "t", "on" are true. Return: 1, 0 (unset, unsupported, false), or -errno of
+ * a failed read. */
+int read_cgroup_xattr_bool(const char *path, const char *name);
 
 #endif

@@ -220,8 +220,8 @@ static void test_kill_cgroup_v1(void **state)
 			pause();
 	}
 	assert_true(outsider > 0);
-	assert_int_equal(unit_find(&d.scopes[0], d.tasks.mounts, victim.pid, d.self_pid, d.scratch,
-				   sizeof(d.scratch), &unit),
+	assert_int_equal(unit_find(&d.scopes[0], d.tasks.mounts, victim.pid, d.self_pid, now_usec(),
+				   d.scratch, sizeof(d.scratch), &unit),
 			 0);
 	assert_int_equal(unit.mode, UNIT_CGROUP);
 	assert_false(unit.v2);

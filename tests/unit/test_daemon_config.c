@@ -108,7 +108,7 @@ static void test_scope_sections(void **state)
 	want_scope(&c, "/w/", "web", 20, 3000, KILL_UNIT_CGROUP);
 	want_scope(&c, "/b", "batch", 50, 100, KILL_UNIT_OOM_GROUP);
 	want_scope(&c, NULL, "host", 20, 100, KILL_UNIT_PROCESS);
-	want_scope(&c, "/w/sub", NULL, 20, 100, KILL_UNIT_OOM_GROUP); /* no section: globals */
+	want_scope(&c, "/w/sub", NULL, 20, 100, KILL_UNIT_AUTO); /* no section: globals */
 	config_release(&c);
 
 	/* An option wins over the sections' same key, and leaves their other keys. */
@@ -122,9 +122,27 @@ static void test_scope_sections(void **state)
 	assert_int_equal(build(&c, err, sizeof(err), 5, argv_cgroup), 0);
 	assert_int_equal(c.nr_cgroups, 1);
 	assert_string_equal(c.cgroups[0], "/x");
-	want_scope(&c, "/x", NULL, 20, 100, KILL_UNIT_OOM_GROUP);
+	want_scope(&c, "/x", NULL, 20, 100, KILL_UNIT_AUTO);
 	config_release(&c);
 	unlink(path);
+}
+
+/* kill_unit's names, each read back as itself; the default is auto. */
+static void test_kill_unit_names(void **state)
+{
+	struct scope_settings v = {0};
+	struct config c;
+
+	(void)state;
+	for (enum kill_unit_setting k = KILL_UNIT_PROCESS; k <= KILL_UNIT_AUTO; k++) {
+		assert_int_equal(config_set_scope_key(&v, "kill_unit", config_kill_unit_name(k)),
+				 SCOPE_KEY_KILL_UNIT);
+		assert_int_equal(v.kill_unit, k);
+	}
+	assert_string_equal(config_kill_unit_name(KILL_UNIT_AUTO), "auto");
+	config_defaults(&c);
+	assert_int_equal(c.per_scope.kill_unit, KILL_UNIT_AUTO);
+	config_release(&c);
 }
 
 struct bad_conf {
@@ -145,7 +163,7 @@ static const struct bad_conf bad_confs[] = {
      ":3: bad value '(' for prefer_regex (valid: a POSIX extended regex, at most 255 bytes)"},
     {"this is not ini\n", ":1: syntax error"},
     {"kill_unit = group\n",
-     ":1: bad value 'group' for kill_unit (valid: process, oom_group, cgroup)"},
+     ":1: bad value 'group' for kill_unit (valid: process, oom_group, cgroup, auto)"},
     {"term_grace_msec = 10001\n", ":1: bad value '10001' for term_grace_msec (valid: a number in "
 				  "0..10000)"},
     /* [scope NAME] sections: the first key names the scope, the others are per-scope keys */
@@ -158,7 +176,7 @@ static const struct bad_conf bad_confs[] = {
     {"[scope web]\ncgroup = /w\nterm_grace_msec = 20000\n",
      ":3: bad value '20000' for term_grace_msec in [scope web] (valid: a number in 0..10000)"},
     {"[scope web]\ncgroup = /w\nkill_unit = all\n",
-     ":3: bad value 'all' for kill_unit in [scope web] (valid: process, oom_group, cgroup)"},
+     ":3: bad value 'all' for kill_unit in [scope web] (valid: process, oom_group, cgroup, auto)"},
     {"[scope web]\ncgroup = /w\nkill_cgroup = maybe\n",
      ":3: bad value 'maybe' for kill_cgroup in [scope web] (valid: yes, true"},
     {"[scope web]\ncgroup = /w\nreserve_permille = 0\n",
@@ -226,7 +244,7 @@ static const struct bad_args bad_args[] = {
     {{"run", "--dry-run=yes"}, "--dry-run takes no value, got '--dry-run=yes'"},
     {{"run", "extra"}, "unexpected argument 'extra' (oomguard run takes options only)"},
     {{"run", "--kill-unit", "all"},
-     "bad value 'all' for --kill-unit (valid: process, oom_group, cgroup)"},
+     "bad value 'all' for --kill-unit (valid: process, oom_group, cgroup, auto)"},
     {{"run", "--term-grace", "-1"},
      "bad value '-1' for --term-grace (valid: a number in 0..10000)"},
     {{"run", "--config", "/nonexistent/oomguard.conf"},
@@ -349,7 +367,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_file_then_options),   cmocka_unit_test(test_bad_files),
-	    cmocka_unit_test(test_scope_sections),      cmocka_unit_test(test_bad_options),
+	    cmocka_unit_test(test_scope_sections),      cmocka_unit_test(test_kill_unit_names),
+	    cmocka_unit_test(test_bad_options),
 	    cmocka_unit_test(test_help_from_the_table), cmocka_unit_test(test_escape_comm),
 	    cmocka_unit_test(test_log_prefix),
 	};

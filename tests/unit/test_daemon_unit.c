@@ -50,6 +50,19 @@ static int fake_pidfd_open(pid_t pid, unsigned int flags)
 	return fd;
 }
 
+/* The fixture's one delegated unit (systemd's trusted.delegate): dlg.scope. */
+static ssize_t fake_getxattr(const char *path, const char *name, void *buf, size_t size)
+{
+	size_t len = strlen(path);
+
+	if (len < 10 || strcmp(path + len - 10, "/dlg.scope") || strcmp(name, "trusted.delegate"))
+		return -ENODATA;
+	if (size < 1)
+		return -ERANGE;
+	memcpy(buf, "1", 1);
+	return 1;
+}
+
 static int fake_pidfd_send_signal(int pidfd, int sig, siginfo_t *info, unsigned int flags)
 {
 	(void)info;
@@ -119,10 +132,26 @@ static int setup(void **state)
 	proc(1, "/app/svc", 0);
 	proc(4242, "/app", 0);
 	proc(99, "/", 0); /* oomguard itself, outside */
+	/* systemd units below the scope: web.service (200 MiB anon, 1 MiB swap), dlg.scope
+	 * (delegated); and the scope's own cgroup named as a unit: app/unit.scope. */
+	snprintf(cmd, sizeof(cmd),
+		 "for d in web.service dlg.scope; do mkdir -p %s" CG "/app/$d; for f in current "
+		 "events max pressure stat; do cp %s" CG "/app/memory.$f %s" CG "/app/$d/; done; "
+		 "done",
+		 root, root, root);
+	assert_int_equal(system(cmd), 0);
+	put(CG "/app/web.service/memory.swap.current", "1048576\n");
+	put(CG "/app/web.service/cgroup.procs", "3010\n3011\n3013\n");
+	put(CG "/app/dlg.scope/cgroup.procs", "3012\n");
+	proc(3010, "/app/web.service", 0);
+	proc(3011, "/app/web.service", 0);
+	proc(3013, "/app/web.service", -1000);
+	proc(3012, "/app/dlg.scope", 0);
 	assert_int_equal(read_mountinfo(root, scratch, sizeof(scratch), &mounts), 0);
 	fake = sys_ops_real;
 	fake.pidfd_open = fake_pidfd_open;
 	fake.pidfd_send_signal = fake_pidfd_send_signal;
+	fake.getxattr = fake_getxattr;
 	return 0;
 }
 
@@ -154,12 +183,16 @@ static bool was_signalled(int pid)
 	return false;
 }
 
-/* unit_find() in scope @s whose kill_unit is @k. */
+/* The clock of the auto tests: a verdict at T0. */
+#define T0  (1000ull * 1000000)
+#define MIB (1024ull * 1024)
+
+/* unit_find() in scope @s whose kill_unit is @k, at T0. */
 static int find_as(struct scope *s, enum kill_unit_setting k, int pid, int self_pid, char *buf,
 		   size_t size, struct kill_unit *ret)
 {
 	s->set.kill_unit = k;
-	return unit_find(s, &mounts, pid, self_pid, buf, size, ret);
+	return unit_find(s, &mounts, pid, self_pid, T0, buf, size, ret);
 }
 
 static void test_find(void **state)
@@ -260,6 +293,144 @@ static void test_kill(void **state)
 	scope_close(&s);
 }
 
+/* kill_unit auto's decision alone: the same unit, within the window of the last kill, holding at
+ * least what it held at the episode's first verdict less half of what its victims held. */
+static void test_regrown(void **state)
+{
+	const struct unit_kill_record last = {"/a.scope", T0, 1000 * MIB, 100 * MIB};
+	const struct unit_kill_record none = {"", T0, 1000 * MIB, 100 * MIB};
+	const uint64_t later = T0 + 2000000;
+
+	(void)state;
+	assert_true(unit_regrown(&last, "/a.scope", 1000 * MIB, later));
+	assert_true(unit_regrown(&last, "/a.scope", 950 * MIB, later)); /* less half the victim */
+	assert_false(unit_regrown(&last, "/a.scope", 950 * MIB - 1, later));
+	assert_false(unit_regrown(&last, "/a.scope", 900 * MIB, later)); /* kept what it freed */
+	assert_false(unit_regrown(&last, "/b.scope", 1000 * MIB, later)); /* another unit */
+	assert_false(unit_regrown(&last, "/a.scope/x", 1000 * MIB, later));
+	assert_false(unit_regrown(&none, "", 1000 * MIB, later)); /* no kill yet */
+	assert_true(unit_regrown(&last, "/a.scope", 1000 * MIB, T0)); /* at once: the report came */
+	assert_true(unit_regrown(&last, "/a.scope", 1000 * MIB, T0 + UNIT_REGROW_WINDOW_USEC - 1));
+	assert_false(unit_regrown(&last, "/a.scope", 1000 * MIB, T0 + UNIT_REGROW_WINDOW_USEC));
+	assert_false(unit_regrown(&last, "/a.scope", 1000 * MIB, T0 - 1)); /* a clock gone back */
+}
+
+/* An episode: kills in one unit, each within the window of the one before, sum their victims
+ * against the unit as it was at the first; another unit, or a kill after the window, begins a
+ * new one; a unit killed whole, a victim in no unit, end it. */
+static void test_episode(void **state)
+{
+	struct unit_kill_record r = {"", 0, 0, 0};
+	struct kill_unit a = {.sd_path = "/a.scope", .sd_bytes = 500 * MIB};
+	struct kill_unit b = {.sd_path = "/b.service", .sd_bytes = 300 * MIB};
+
+	(void)state;
+	unit_note_kill(&r, &a, 16 * MIB, T0);
+	assert_string_equal(r.path, "/a.scope");
+	assert_int_equal(r.unit_bytes, 500 * MIB);
+	assert_int_equal(r.victim_bytes, 16 * MIB);
+	/* The unit took back 10 of the 16 MiB: not yet (it must hold 492 MiB). */
+	assert_false(unit_regrown(&r, "/a.scope", 490 * MIB, T0 + 100000));
+	a.sd_bytes = 490 * MIB;
+	unit_note_kill(&r, &a, 16 * MIB, T0 + 100000);
+	assert_int_equal(r.unit_bytes, 500 * MIB); /* the episode's first */
+	assert_int_equal(r.victim_bytes, 32 * MIB);
+	/* Back at 490 MiB after 32 MiB of kills: it took back more than half. */
+	assert_true(unit_regrown(&r, "/a.scope", 490 * MIB, T0 + 200000));
+	/* A kill past the window: a new episode from that verdict's unit. */
+	unit_note_kill(&r, &a, 16 * MIB, T0 + 100000 + UNIT_REGROW_WINDOW_USEC);
+	assert_int_equal(r.unit_bytes, 490 * MIB);
+	assert_int_equal(r.victim_bytes, 16 * MIB);
+	/* Another unit: a new episode. */
+	unit_note_kill(&r, &b, 8 * MIB, T0 + 200000 + UNIT_REGROW_WINDOW_USEC);
+	assert_string_equal(r.path, "/b.service");
+	assert_int_equal(r.unit_bytes, 300 * MIB);
+	assert_int_equal(r.victim_bytes, 8 * MIB);
+	/* Killed whole, or a victim in no unit: forgotten. */
+	b.mode = UNIT_REGROWN;
+	unit_note_kill(&r, &b, 8 * MIB, T0 + 300000 + UNIT_REGROW_WINDOW_USEC);
+	assert_string_equal(r.path, "");
+	unit_note_kill(&r, &a, 16 * MIB, T0);
+	unit_note_kill(&r, &(struct kill_unit){.sd_path = ""}, 16 * MIB, T0 + 1);
+	assert_string_equal(r.path, "");
+}
+
+/* kill_unit auto on the fixture: a systemd unit below the scope is remembered at a kill and
+ * dies whole at the next verdict once it regrew; a delegated unit, a cgroup that names no unit
+ * and the scope's own cgroup never do; a unit killed whole is forgotten. */
+static void test_auto(void **state)
+{
+	struct kill_unit u;
+	struct scope s;
+
+	(void)state;
+	scope_at(&s, CG "/app");
+	memset(&s.last_unit_kill, 0, sizeof(s.last_unit_kill));
+	/* First verdict in web.service: the victim alone, the unit's anon + swap noted. */
+	assert_int_equal(find_as(&s, KILL_UNIT_AUTO, 3010, 99, scratch, sizeof(scratch), &u), 0);
+	assert_int_equal(u.mode, UNIT_NONE);
+	assert_string_equal(u.sd_path, "/app/web.service");
+	assert_int_equal(u.sd_bytes, 200 * MIB + MIB);
+	unit_note_kill(&s.last_unit_kill, &u, 20 * MIB, T0 - 2000000);
+	assert_string_equal(s.last_unit_kill.path, "/app/web.service");
+	/* Two seconds later the unit holds as much again: it dies whole, process by process, but
+	 * for oom_score_adj -1000 (3013) as in an oom.group kill, never through cgroup.kill. */
+	assert_int_equal(find_as(&s, KILL_UNIT_AUTO, 3011, 99, scratch, sizeof(scratch), &u), 0);
+	assert_int_equal(u.mode, UNIT_REGROWN);
+	assert_string_equal(u.path, "/app/web.service");
+	assert_string_equal(unit_mode_name(u.mode), "regrown");
+	put(CG "/app/web.service/cgroup.kill", "");
+	nr_signalled = 0;
+	sys = &fake;
+	assert_int_equal(unit_kill(&s, &u, 3011, 99, false, scratch, sizeof(scratch)), 1);
+	sys = &sys_ops_real;
+	assert_true(was_signalled(3010));
+	assert_false(was_signalled(3011) || was_signalled(3013));
+	{
+		char path[512];
+		struct stat st;
+
+		snprintf(path, sizeof(path), "%s" CG "/app/web.service/cgroup.kill", root);
+		assert_int_equal(stat(path, &st), 0);
+		assert_int_equal(st.st_size, 0); /* not written */
+	}
+	unit_note_kill(&s.last_unit_kill, &u, 20 * MIB, T0);
+	assert_string_equal(s.last_unit_kill.path, ""); /* killed whole: forgotten */
+	/* A unit that kept what its kill freed (the record says it held 300 MiB): one more. */
+	memset(&s.last_unit_kill, 0, sizeof(s.last_unit_kill));
+	unit_note_kill(&s.last_unit_kill, &(struct kill_unit){.sd_path = "/app/web.service",
+							       .sd_bytes = 300 * MIB},
+		       100 * MIB, T0 - 2000000);
+	assert_int_equal(find_as(&s, KILL_UNIT_AUTO, 3011, 99, scratch, sizeof(scratch), &u), 0);
+	assert_int_equal(u.mode, UNIT_NONE);
+	/* The other settings never look: oom_group and process stay the victim alone. */
+	memset(&s.last_unit_kill, 0, sizeof(s.last_unit_kill));
+	unit_note_kill(&s.last_unit_kill, &(struct kill_unit){.sd_path = "/app/web.service",
+							       .sd_bytes = 201 * MIB},
+		       20 * MIB, T0 - 2000000);
+	assert_int_equal(find_as(&s, KILL_UNIT_OOM_GROUP, 3011, 99, scratch, sizeof(scratch), &u),
+			 0);
+	assert_int_equal(u.mode, UNIT_NONE);
+	assert_string_equal(u.sd_path, "");
+	/* Delegated (systemd's OOMPolicy default there is continue): never a unit. */
+	sys = &fake;
+	assert_int_equal(find_as(&s, KILL_UNIT_AUTO, 3012, 99, scratch, sizeof(scratch), &u), 0);
+	sys = &sys_ops_real;
+	assert_int_equal(u.mode, UNIT_NONE);
+	assert_string_equal(u.sd_path, "");
+	/* No unit's name (app/other): nothing noted. */
+	assert_int_equal(find_as(&s, KILL_UNIT_AUTO, 3006, 99, scratch, sizeof(scratch), &u), 0);
+	assert_int_equal(u.mode, UNIT_NONE);
+	assert_string_equal(u.sd_path, "");
+	scope_close(&s);
+	/* The scope's own cgroup is no unit of it, whatever its name. */
+	scope_at(&s, CG "/app/web.service");
+	memset(&s.last_unit_kill, 0, sizeof(s.last_unit_kill));
+	assert_int_equal(find_as(&s, KILL_UNIT_AUTO, 3010, 99, scratch, sizeof(scratch), &u), 0);
+	assert_string_equal(u.sd_path, "");
+	scope_close(&s);
+}
+
 /* ---- SIGTERM first: a child that exits on it, one that ignores it ---- */
 
 static struct daemon d;
@@ -327,6 +498,9 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_find),
 	    cmocka_unit_test(test_kill),
+	    cmocka_unit_test(test_regrown),
+	    cmocka_unit_test(test_episode),
+	    cmocka_unit_test(test_auto),
 	    cmocka_unit_test(test_grace),
 	};
 

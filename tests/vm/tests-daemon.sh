@@ -128,8 +128,63 @@ test_daemon_idle() {
 	verdict $name "$why"
 }
 
+# kill_unit auto on v2 (the default): a fork storm in a unit below the scope (storm.scope: a
+# spawner starting 16 MiB eaters, 10 a second, 100 in all) under the scope's memory.high of
+# 512 MiB (the kernel only throttles there); beside it keep.service, one 8 MiB eater. The first
+# verdicts kill eaters one at a time; once the storm has taken back more than half of what they
+# freed, the next verdict kills storm.scope whole (reason=regrown), the spawner with it.
+# keep.service lives; the kernel kills nothing.
+test_daemon_unit_regrown() {
+	name=daemon-unit-regrown-v2
+	why=""
+	rm -rf "$READY" && mkdir -p "$READY"
+	cg=$(cg_new oomguard-test-units) || { fail $name "cannot create a cgroup"; return; }
+	echo +memory >"$cg/cgroup.subtree_control"
+	mkdir "$cg/storm.scope" "$cg/keep.service"
+	echo 512M >"$cg/memory.high"
+	echo 1G >"$cg/memory.max"
+	spawn "$cg/keep.service" vm_eater 8 "$READY"
+	keep=$!
+	wait_ready $keep 60 || why="$why the keep.service eater did not start;"
+	: >"$OG_LOG"
+	og_start --cgroup "$cg" || { fail $name "oomguard run exited at once: $(tail -n 3 "$OG_LOG")"; return; }
+	t0=$(now_cs)
+	spawn "$cg/storm.scope" sh -c \
+		'i=0; while [ $i -lt 100 ]; do vm_eater 16 '"$READY"' & i=$((i + 1)); sleep 0.1; done; wait'
+	storm=$!
+	gone=""
+	while [ $(($(now_cs) - t0)) -lt 6000 ]; do
+		sleep 0.5
+		if grep -q "kill unit scope=.* reason=regrown" "$OG_LOG" &&
+			[ -z "$(cat "$cg/storm.scope/cgroup.procs")" ]; then
+			gone=$(($(now_cs) - t0))
+			break
+		fi
+	done
+	kills=$(grep -c "[a-z]: kill scope=" "$OG_LOG")
+	kernel=$(field "$cg/memory.events" oom_kill)
+	og_stop
+	[ $og_rc = 0 ] || why="$why oomguard stopped with status $og_rc on SIGTERM;"
+	[ -n "$gone" ] || why="$why storm.scope not killed whole in 60 s: $(grep -i kill "$OG_LOG" | tail -n 2 | tr '\n' '|');"
+	grep -q "kill unit scope=.* cgroup=/oomguard-test-units/storm.scope reason=regrown" "$OG_LOG" ||
+		why="$why the unit killed was not storm.scope;"
+	[ "$kills" -ge 2 ] || why="$why $kills process kills: the unit died at the first verdict;"
+	[ -d "/proc/$keep" ] || why="$why keep.service's eater was killed;"
+	[ "$kernel" = 0 ] || why="$why the kernel OOM-killed $kernel under memory.high;"
+	info "$name: storm.scope gone $(secs "${gone:-0}") s after the start, $kills process kills" \
+		"before, kernel $kernel"
+	grep -E "kill (unit )?scope=" "$OG_LOG" | awk 'NR <= 3 || /kill unit/' | sed "s/^/INFO $name: log: /"
+	kill -9 $storm 2>/dev/null
+	cg_del "$cg/storm.scope"
+	cg_del "$cg/keep.service"
+	cg_del "$cg"
+	wait 2>/dev/null
+	verdict $name "$why"
+}
+
 if ! og_built; then
-	for t in daemon-status-v2 daemon-machine-idle daemon-flood-v2-max daemon-flood-v2-high; do
+	for t in daemon-status-v2 daemon-machine-idle daemon-flood-v2-max daemon-flood-v2-high \
+		daemon-unit-regrown-v2; do
 		skip $t "daemon not built ($(oomguard run --help 2>&1 | head -n 1))"
 	done
 else
@@ -137,4 +192,5 @@ else
 	test_daemon_idle
 	v2_flood daemon-flood-v2-max max
 	v2_flood daemon-flood-v2-high high
+	test_daemon_unit_regrown
 fi
