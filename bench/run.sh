@@ -326,8 +326,15 @@ fit_search() {
 # beside it in a run is other load (bench/other-cpu.py), printed per run and in the report.
 CPU_GROUP=/oomguard-test-bench-cpu-$$
 cpu_dir=$CG_ROOT/cpuacct$CPU_GROUP
-mkdir "$cpu_dir" && echo $$ >"$cpu_dir/cgroup.procs" ||
-	{ echo "run.sh: cannot make the bench's cpuacct group $cpu_dir" >&2; exit 1; }
+if ! mkdir "$cpu_dir"; then
+	echo "run.sh: cannot make the bench's cpuacct group $cpu_dir" >&2
+	exit 1
+fi
+if ! echo $$ >"$cpu_dir/cgroup.procs"; then
+	rmdir "$cpu_dir" # made, but not joined: nothing of the bench's is in it
+	echo "run.sh: cannot join the bench's cpuacct group $cpu_dir" >&2
+	exit 1
+fi
 cpu_group_leave() {
 	echo $$ >"$CG_ROOT/cpuacct/cgroup.procs" 2>/dev/null
 	rmdir "$cpu_dir" 2>/dev/null || echo "run.sh: could not remove $cpu_dir" >&2

@@ -102,7 +102,7 @@ struct match_rule {
 /*
  * What dies with a victim (unit.h): the victim alone; the victim, or the cgroup v2
  * memory.oom.group it is in, as the kernel kills; the victim's whole cgroup; oom_group, and the
- * victim's systemd unit when the unit took back what the scope's last kill in it freed (auto,
+ * victim's systemd unit once the unit took back at least half of what the kills in it freed (auto,
  * the default).
  */
 enum kill_unit_setting { KILL_UNIT_PROCESS, KILL_UNIT_OOM_GROUP, KILL_UNIT_CGROUP, KILL_UNIT_AUTO };

@@ -104,10 +104,13 @@ static void kill_rest(struct daemon *d, struct scope *s, const struct oom_task *
 {
 	long n;
 
+	/* What the kill frees of the unit's anon + swap (anon 0 when unread: a unit must then
+	 * regrow past its first verdict before it dies whole). */
 	if (d->cfg.dry_run)
 		s->last_unit_kill.path[0] = '\0';
 	else
-		unit_note_kill(&s->last_unit_kill, unit, victim->rss_pages << s->page_shift,
+		unit_note_kill(&s->last_unit_kill, unit,
+			       ((uint64_t)victim->anon_pages + victim->swap_pages) << s->page_shift,
 			       now_usec());
 	if (unit->mode == UNIT_NONE)
 		return;
@@ -242,6 +245,8 @@ static int signal_and_hand(struct daemon *d, struct scope *s, const struct kill_
 	if (pidfd >= 0) /* waited for as a victim still (victim_expire() bounds it), not reaped */
 		log_msg(LOG_PRIO_WARNING, "reaper unavailable for pid=%d: not reaped", victim->pid);
 	kill_rest(d, s, victim, k->unit);
+	if (pidfd >= 0) /* no report will say its memory is gone: no unit judged against it */
+		s->last_unit_kill.path[0] = '\0';
 	return 0;
 }
 
@@ -259,7 +264,10 @@ bool term_pending(struct daemon *d, struct scope *s, uint64_t now)
 		return true; /* its grace goes on: the scope kills nothing else meanwhile */
 	t->pidfd = -1;
 	if (now >= t->deadline_usec && !sys_pidfd_exited(pidfd, 0)) {
-		signal_and_hand(d, s, &k, pidfd);
+		if (signal_and_hand(d, s, &k, pidfd) == -ESRCH) { /* it exited just before */
+			kill_rest(d, s, &t->task, &t->unit);
+			scope_oom_progress(s);
+		}
 		return true;
 	}
 	escape_comm(t->task.comm, comm, sizeof(comm));
@@ -551,6 +559,10 @@ void daemon_handle_reports(struct daemon *d)
 		 * pending (the memory it freed still counts, below). */
 		if (s && rep.kill_usec == s->kill_pending_usec)
 			s->kill_pending = false;
+		/* Not reaped in time: its memory may still be charged to its unit, which must not
+		 * be judged against it. */
+		if (s && rep.result == REAP_SKIPPED)
+			s->last_unit_kill.path[0] = '\0';
 		victim_set_state(&d->victims, rep.pid,
 				 rep.result == REAP_SKIPPED ? VICTIM_SKIPPED : VICTIM_DONE);
 		if (s && (rep.result != REAP_SKIPPED || rep.freed_bytes))

@@ -122,8 +122,8 @@ static const struct option_desc options[] = {
      "ignore systemd's ManagedOOMPreference= (user.oomd_avoid, user.oomd_omit xattrs)", FOR_BOTH},
     {"kill-unit", required_argument, OPT_KILL_UNIT, "kill_unit", "UNIT",
      "what dies with the victim: process, oom_group (its memory.oom.group as the kernel's), "
-     "cgroup (its whole cgroup), auto (default: oom_group, and its systemd unit when the unit "
-     "took back what the last kill in it freed)", FOR_RUN},
+     "cgroup (its whole cgroup), auto (default: oom_group, and its systemd unit once the unit "
+     "took back at least half of what the kills in it freed)", FOR_RUN},
     {"kill-cgroup", no_argument, OPT_KILL_CGROUP, "kill_cgroup", NULL,
      "kill the victim's whole cgroup with it (v2: cgroup.kill): --kill-unit cgroup", FOR_RUN},
     {"term-grace", required_argument, OPT_TERM_GRACE, "term_grace_msec", "MSEC",

@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "daemon/tasks.h"
 #include "linux/parse.h"
@@ -45,13 +46,12 @@ static int victim_cgroup(const struct scope *s, const struct cgroup_mounts *m, i
 			       CONFIG_PATH_MAX);
 }
 
-bool unit_regrown(const struct unit_kill_record *last, const char *path, uint64_t unit_bytes,
-		  uint64_t now)
+bool unit_regrown(const struct unit_kill_record *last, const struct kill_unit *u, uint64_t now)
 {
-	if (!last->path[0] || strcmp(last->path, path) || now < last->usec ||
-	    now - last->usec >= UNIT_REGROW_WINDOW_USEC)
+	if (!last->path[0] || strcmp(last->path, u->sd_path) || last->ino != u->sd_ino ||
+	    now < last->usec || now - last->usec >= UNIT_REGROW_WINDOW_USEC)
 		return false;
-	return unit_bytes + last->victim_bytes / 2 >= last->unit_bytes;
+	return u->sd_bytes + last->victim_bytes / 2 >= last->unit_bytes;
 }
 
 void unit_note_kill(struct unit_kill_record *last, const struct kill_unit *u,
@@ -62,9 +62,10 @@ void unit_note_kill(struct unit_kill_record *last, const struct kill_unit *u,
 		last->path[0] = '\0';
 		return;
 	}
-	if (strcmp(last->path, u->sd_path) || now < last->usec ||
+	if (strcmp(last->path, u->sd_path) || last->ino != u->sd_ino || now < last->usec ||
 	    now - last->usec >= UNIT_REGROW_WINDOW_USEC) {
 		memcpy(last->path, u->sd_path, sizeof(last->path));
+		last->ino = u->sd_ino;
 		last->unit_bytes = u->sd_bytes;
 		last->victim_bytes = 0;
 	}
@@ -94,18 +95,21 @@ static void auto_unit(const struct scope *s, const char *dir, const char *path, 
 		      char *scratch, size_t size, struct kill_unit *ret)
 {
 	struct memcg_v2_stat st;
+	struct stat dst;
 	uint64_t swap = 0;
 
 	if ((s->kind != SCOPE_MACHINE && !strcmp(dir, s->dir)) || !systemd_unit_name(dir) ||
 	    read_cgroup_xattr_bool(dir, "trusted.delegate") != 0 ||
 	    read_cgroup_xattr_bool(dir, "user.delegate") != 0 ||
+	    sys->fstatat(AT_FDCWD, dir, &dst, 0) < 0 ||
 	    read_memcg_v2_stat(dir, scratch, size, &st) < 0)
 		return;
 	if (read_cgroup_u64(dir, "memory.swap.current", &swap) < 0)
 		swap = 0; /* no swap accounting: anon alone */
 	snprintf(ret->sd_path, sizeof(ret->sd_path), "%s", path);
+	ret->sd_ino = dst.st_ino;
 	ret->sd_bytes = st.anon_bytes + swap;
-	if (unit_regrown(&s->last_unit_kill, path, ret->sd_bytes, now)) {
+	if (unit_regrown(&s->last_unit_kill, ret, now)) {
 		ret->mode = UNIT_REGROWN;
 		memcpy(ret->dir, dir, sizeof(ret->dir));
 	}

@@ -2,7 +2,7 @@
 /* Kill units: the processes killed with a victim, as its scope's kill_unit says. The kernel's
  * memory.oom.group (v2: the highest group with it set between the victim's cgroup and the
  * scope; kill_unit oom_group, cgroup and auto), the victim's whole cgroup (cgroup), or its
- * systemd unit once the unit took back what the last kill in it freed (auto, the default).
+ * systemd unit once it took back half of what the kills in it freed (auto, the default).
  * Found when the victim is chosen (reads), killed after it (act). Never a process outside the
  * scope, nor oomguard or init. */
 #ifndef OOMGUARD_DAEMON_UNIT_H
@@ -26,15 +26,17 @@ enum kill_unit_mode {
 
 /*
  * kill_unit auto. Kills in a systemd unit (a v2 cgroup *.service or *.scope below the scope, not
- * delegated) are remembered as an episode: the unit's anon + swap at the first verdict, and
- * what the victims held, summed, while each kill comes within UNIT_REGROW_WINDOW_USEC of the
- * one before. A verdict in the same unit within that window kills the unit whole when it holds
+ * delegated, the same directory) are remembered as an episode: the unit's anon + swap when
+ * the first victim was chosen, and what the victims held of it (RssAnon + VmSwap), summed,
+ * while each kill comes within UNIT_REGROW_WINDOW_USEC of the one before. A verdict in the same unit within that window kills the unit whole when it holds
  * at least what it held at the episode's first verdict less half of what its victims held:
  * its other processes took back what the kills freed (a fork storm, a pool of workers, a
  * build), and one more of them would be taken back the same way. A unit that kept what its
  * kills freed (a browser that lost a tab) loses one process per verdict. The unit is read when
- * a victim is chosen, which the loop does only after the reaper's report of the last kill
- * (kill_pending): the victim's memory is gone from it by then. systemd, by its default
+ * a victim is chosen (or armed, up to 2 s ahead), which the loop does only after the reaper's
+ * report of the last kill (kill_pending): the victim's memory is gone from it by then; where
+ * it may not be (reap skipped, no report in time, no reaper), the episode is forgotten.
+ * systemd, by its default
  * OOMPolicy=stop, stops a service after the kernel's first kill in it; auto waits for the unit
  * to show that it regrew.
  */
@@ -43,13 +45,14 @@ enum kill_unit_mode {
 /*
  * struct unit_kill_record - a scope's last episode of kills in a systemd unit (kill_unit auto).
  * @path:         the unit's cgroup as /proc/PID/cgroup names it ("": none)
+ * @ino:          its directory's inode: a unit started again under the same name is another
  * @usec:         when its last victim was killed
  * @unit_bytes:   the unit's anon + swap when the episode's first victim was chosen
  * @victim_bytes: what the episode's victims held (rss), summed
  */
 struct unit_kill_record {
 	char path[CONFIG_PATH_MAX];
-	uint64_t usec, unit_bytes, victim_bytes;
+	uint64_t ino, usec, unit_bytes, victim_bytes;
 };
 
 /*
@@ -59,6 +62,7 @@ struct unit_kill_record {
  * @v2:       in the v2 hierarchy (cgroup.kill and memory.oom.group exist only there)
  * @has_self: oomguard is in the group: cgroup.kill would kill it; tasks are signalled one by one
  * @sd_path:  kill_unit auto: the victim's cgroup when it is a systemd unit's ("": it is not)
+ * @sd_ino:   its directory's inode
  * @sd_bytes: that unit's anon + swap, read when the victim was chosen
  */
 struct kill_unit {
@@ -68,7 +72,7 @@ struct kill_unit {
 	bool v2;
 	bool has_self;
 	char sd_path[CONFIG_PATH_MAX];
-	uint64_t sd_bytes;
+	uint64_t sd_ino, sd_bytes;
 };
 
 /*
@@ -84,11 +88,10 @@ int unit_find(const struct scope *s, const struct cgroup_mounts *mounts, int pid
 	      uint64_t now, char *scratch, size_t size, struct kill_unit *ret);
 
 /*
- * unit_regrown() - kill_unit auto's decision (pure): whether the systemd unit at @path, holding
- * @unit_bytes at @now, dies whole, after the scope's last kill @last (see UNIT_REGROW_*).
+ * unit_regrown() - kill_unit auto's decision (pure): whether the systemd unit of @u (sd_path,
+ * sd_ino, sd_bytes as read at @now) dies whole, after the scope's episode @last.
  */
-bool unit_regrown(const struct unit_kill_record *last, const char *path, uint64_t unit_bytes,
-		  uint64_t now);
+bool unit_regrown(const struct unit_kill_record *last, const struct kill_unit *u, uint64_t now);
 
 /*
  * unit_note_kill() - a victim of @u holding @victim_bytes was killed at @now: added to @last's

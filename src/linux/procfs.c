@@ -251,14 +251,15 @@ int parse_pid_stat_buf(const char *buf, struct pid_stat *ret_stat)
 
 /* Each key once (a repeat is rejected); sizes in KiB: a wrapped one reads as 0. */
 struct pid_status_values {
-	uint64_t rss_kib, swap_kib, pte_kib, kthread;
+	uint64_t rss_kib, anon_kib, swap_kib, pte_kib, kthread;
 };
 
-enum status_key { ST_RSS, ST_SWAP, ST_PTE, ST_KTHREAD, NR_STATUS_KEYS };
+enum status_key { ST_RSS, ST_ANON, ST_SWAP, ST_PTE, ST_KTHREAD, NR_STATUS_KEYS };
 
 #define ST(f) offsetof(struct pid_status_values, f)
 static const struct kv_field status_fields[] = {
     [ST_RSS] = {"VmRSS", ST(rss_kib), KV_GAUGE},
+    [ST_ANON] = {"RssAnon", ST(anon_kib), KV_GAUGE},
     [ST_SWAP] = {"VmSwap", ST(swap_kib), KV_GAUGE},
     [ST_PTE] = {"VmPTE", ST(pte_kib), KV_GAUGE},
     [ST_KTHREAD] = {"Kthread", ST(kthread), 0},
@@ -285,6 +286,7 @@ int parse_pid_status_buf(const char *buf, struct pid_status *ret_status)
 		return -EINVAL;
 	memset(&st, 0, sizeof(st));
 	st.rss_kib = meminfo_size(v.rss_kib);
+	st.anon_kib = meminfo_size(v.anon_kib);
 	st.swap_kib = meminfo_size(v.swap_kib);
 	st.pte_kib = meminfo_size(v.pte_kib);
 	st.has_vm = seen & (1u << ST_RSS);

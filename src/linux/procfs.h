@@ -75,6 +75,7 @@ struct pid_stat {
 /* struct pid_status - /proc/PID/status memory lines, in KiB (0 when absent: kernel threads). */
 struct pid_status {
 	uint64_t rss_kib;
+	uint64_t anon_kib; /* RssAnon (4.5) */
 	uint64_t swap_kib;
 	uint64_t pte_kib;
 	bool has_vm; /* VmRSS present: the task has an mm */

@@ -293,26 +293,37 @@ static void test_kill(void **state)
 	scope_close(&s);
 }
 
+/* unit_regrown() for the unit @path (inode @ino) holding @bytes at @now. */
+static bool at(const struct unit_kill_record *last, const char *path, uint64_t ino,
+	       uint64_t bytes, uint64_t now)
+{
+	struct kill_unit u = {.sd_ino = ino, .sd_bytes = bytes};
+
+	snprintf(u.sd_path, sizeof(u.sd_path), "%s", path);
+	return unit_regrown(last, &u, now);
+}
+
 /* kill_unit auto's decision alone: the same unit, within the window of the last kill, holding at
  * least what it held at the episode's first verdict less half of what its victims held. */
 static void test_regrown(void **state)
 {
-	const struct unit_kill_record last = {"/a.scope", T0, 1000 * MIB, 100 * MIB};
-	const struct unit_kill_record none = {"", T0, 1000 * MIB, 100 * MIB};
+	const struct unit_kill_record last = {"/a.scope", 7, T0, 1000 * MIB, 100 * MIB};
+	const struct unit_kill_record none = {"", 0, T0, 1000 * MIB, 100 * MIB};
 	const uint64_t later = T0 + 2000000;
 
 	(void)state;
-	assert_true(unit_regrown(&last, "/a.scope", 1000 * MIB, later));
-	assert_true(unit_regrown(&last, "/a.scope", 950 * MIB, later)); /* less half the victim */
-	assert_false(unit_regrown(&last, "/a.scope", 950 * MIB - 1, later));
-	assert_false(unit_regrown(&last, "/a.scope", 900 * MIB, later)); /* kept what it freed */
-	assert_false(unit_regrown(&last, "/b.scope", 1000 * MIB, later)); /* another unit */
-	assert_false(unit_regrown(&last, "/a.scope/x", 1000 * MIB, later));
-	assert_false(unit_regrown(&none, "", 1000 * MIB, later)); /* no kill yet */
-	assert_true(unit_regrown(&last, "/a.scope", 1000 * MIB, T0)); /* at once: the report came */
-	assert_true(unit_regrown(&last, "/a.scope", 1000 * MIB, T0 + UNIT_REGROW_WINDOW_USEC - 1));
-	assert_false(unit_regrown(&last, "/a.scope", 1000 * MIB, T0 + UNIT_REGROW_WINDOW_USEC));
-	assert_false(unit_regrown(&last, "/a.scope", 1000 * MIB, T0 - 1)); /* a clock gone back */
+	assert_true(at(&last, "/a.scope", 7, 1000 * MIB, later));
+	assert_true(at(&last, "/a.scope", 7, 950 * MIB, later)); /* less half the victims */
+	assert_false(at(&last, "/a.scope", 7, 950 * MIB - 1, later));
+	assert_false(at(&last, "/a.scope", 7, 900 * MIB, later)); /* kept what they freed */
+	assert_false(at(&last, "/b.scope", 7, 1000 * MIB, later)); /* another unit */
+	assert_false(at(&last, "/a.scope/x", 7, 1000 * MIB, later));
+	assert_false(at(&last, "/a.scope", 8, 1000 * MIB, later)); /* started again: another */
+	assert_false(at(&none, "", 0, 1000 * MIB, later));	     /* no kill yet */
+	assert_true(at(&last, "/a.scope", 7, 1000 * MIB, T0));     /* at once: the report came */
+	assert_true(at(&last, "/a.scope", 7, 1000 * MIB, T0 + UNIT_REGROW_WINDOW_USEC - 1));
+	assert_false(at(&last, "/a.scope", 7, 1000 * MIB, T0 + UNIT_REGROW_WINDOW_USEC));
+	assert_false(at(&last, "/a.scope", 7, 1000 * MIB, T0 - 1)); /* a clock gone back */
 }
 
 /* An episode: kills in one unit, each within the window of the one before, sum their victims
@@ -320,7 +331,7 @@ static void test_regrown(void **state)
  * new one; a unit killed whole, a victim in no unit, end it. */
 static void test_episode(void **state)
 {
-	struct unit_kill_record r = {"", 0, 0, 0};
+	struct unit_kill_record r = {"", 0, 0, 0, 0};
 	struct kill_unit a = {.sd_path = "/a.scope", .sd_bytes = 500 * MIB};
 	struct kill_unit b = {.sd_path = "/b.service", .sd_bytes = 300 * MIB};
 
@@ -329,14 +340,20 @@ static void test_episode(void **state)
 	assert_string_equal(r.path, "/a.scope");
 	assert_int_equal(r.unit_bytes, 500 * MIB);
 	assert_int_equal(r.victim_bytes, 16 * MIB);
-	/* The unit took back 10 of the 16 MiB: not yet (it must hold 492 MiB). */
-	assert_false(unit_regrown(&r, "/a.scope", 490 * MIB, T0 + 100000));
+	/* The unit took back 6 of the 16 MiB: not yet (it must hold 492 MiB). */
+	assert_false(at(&r, "/a.scope", 0, 490 * MIB, T0 + 100000));
 	a.sd_bytes = 490 * MIB;
 	unit_note_kill(&r, &a, 16 * MIB, T0 + 100000);
 	assert_int_equal(r.unit_bytes, 500 * MIB); /* the episode's first */
 	assert_int_equal(r.victim_bytes, 32 * MIB);
 	/* Back at 490 MiB after 32 MiB of kills: it took back more than half. */
-	assert_true(unit_regrown(&r, "/a.scope", 490 * MIB, T0 + 200000));
+	assert_true(at(&r, "/a.scope", 0, 490 * MIB, T0 + 200000));
+	/* The same name, another directory (the unit started again): a new episode. */
+	a.sd_ino = 9;
+	unit_note_kill(&r, &a, 16 * MIB, T0 + 300000);
+	assert_int_equal(r.ino, 9);
+	assert_int_equal(r.victim_bytes, 16 * MIB);
+	a.sd_ino = 0;
 	/* A kill past the window: a new episode from that verdict's unit. */
 	unit_note_kill(&r, &a, 16 * MIB, T0 + 100000 + UNIT_REGROW_WINDOW_USEC);
 	assert_int_equal(r.unit_bytes, 490 * MIB);
@@ -362,6 +379,7 @@ static void test_auto(void **state)
 {
 	struct kill_unit u;
 	struct scope s;
+	uint64_t web_ino;
 
 	(void)state;
 	scope_at(&s, CG "/app");
@@ -371,6 +389,8 @@ static void test_auto(void **state)
 	assert_int_equal(u.mode, UNIT_NONE);
 	assert_string_equal(u.sd_path, "/app/web.service");
 	assert_int_equal(u.sd_bytes, 200 * MIB + MIB);
+	assert_true(u.sd_ino != 0);
+	web_ino = u.sd_ino;
 	unit_note_kill(&s.last_unit_kill, &u, 20 * MIB, T0 - 2000000);
 	assert_string_equal(s.last_unit_kill.path, "/app/web.service");
 	/* Two seconds later the unit holds as much again: it dies whole, process by process, but
@@ -399,6 +419,7 @@ static void test_auto(void **state)
 	/* A unit that kept what its kill freed (the record says it held 300 MiB): one more. */
 	memset(&s.last_unit_kill, 0, sizeof(s.last_unit_kill));
 	unit_note_kill(&s.last_unit_kill, &(struct kill_unit){.sd_path = "/app/web.service",
+							       .sd_ino = web_ino,
 							       .sd_bytes = 300 * MIB},
 		       100 * MIB, T0 - 2000000);
 	assert_int_equal(find_as(&s, KILL_UNIT_AUTO, 3011, 99, scratch, sizeof(scratch), &u), 0);
@@ -406,6 +427,7 @@ static void test_auto(void **state)
 	/* The other settings never look: oom_group and process stay the victim alone. */
 	memset(&s.last_unit_kill, 0, sizeof(s.last_unit_kill));
 	unit_note_kill(&s.last_unit_kill, &(struct kill_unit){.sd_path = "/app/web.service",
+							       .sd_ino = web_ino,
 							       .sd_bytes = 201 * MIB},
 		       20 * MIB, T0 - 2000000);
 	assert_int_equal(find_as(&s, KILL_UNIT_OOM_GROUP, 3011, 99, scratch, sizeof(scratch), &u),

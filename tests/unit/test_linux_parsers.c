@@ -180,7 +180,8 @@ static void test_pid_files(void **state)
 	assert_true(st.start_time > 0);
 	assert_int_equal(read_pid_status(FIX "k6.18", 1234, buf, sizeof(buf), &ss), 0);
 	assert_true(ss.has_vm);
-	assert_true(ss.rss_kib > 0);
+	assert_int_equal(ss.rss_kib, 2268);
+	assert_int_equal(ss.anon_kib, 164); /* RssAnon: what a kill frees of a unit (kill units) */
 	assert_int_equal(ss.kthread, 0);
 	assert_int_equal(read_pid_oom_score_adj(FIX "k6.18", 1234, &adj), 0);
 	assert_int_equal(adj, 0);
