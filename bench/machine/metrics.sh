@@ -115,6 +115,9 @@ END {
 	for (p in killed) {
 		kills++
 		if (killed[p] > lastkill) lastkill = killed[p]
+		# The main process of the offending unit (the holder of a service, --oom-policy=continue)
+		# dies with the unit: no wrong victim, and no memory of its own to be premature about.
+		if (p ~ /^unit:mb-work\./) continue
 		if (role[p] != "offender") { wrong++; continue }
 		if (p in kernel_kill) continue # the kernel OOM killer: never early
 		# Premature: memory was there in every sample of the 10 s before (none: not known).

@@ -104,14 +104,10 @@ static void kill_rest(struct daemon *d, struct scope *s, const struct oom_task *
 {
 	long n;
 
-	/* What the kill frees of the unit's anon + swap (anon 0 when unread: a unit must then
-	 * regrow past its first verdict before it dies whole). */
 	if (d->cfg.dry_run)
 		s->last_unit_kill.path[0] = '\0';
 	else
-		unit_note_kill(&s->last_unit_kill, unit,
-			       ((uint64_t)victim->anon_pages + victim->swap_pages) << s->page_shift,
-			       now_usec());
+		unit_note_kill(&s->last_unit_kill, unit, now_usec());
 	if (unit->mode == UNIT_NONE)
 		return;
 	n = unit_kill(s, unit, victim->pid, d->self_pid, d->cfg.dry_run, d->scratch,

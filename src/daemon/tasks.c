@@ -149,7 +149,6 @@ static void task_add_status(struct oom_task *t, const struct pid_status *ss,
 			    unsigned int page_shift)
 {
 	t->rss_pages = kib_to_pages(ss->rss_kib, page_shift);
-	t->anon_pages = kib_to_pages(ss->anon_kib, page_shift);
 	t->swap_pages = kib_to_pages(ss->swap_kib, page_shift);
 	t->pgtables_pages = kib_to_pages(ss->pte_kib, page_shift);
 	if (ss->kthread == 1)

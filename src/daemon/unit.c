@@ -54,8 +54,7 @@ bool unit_regrown(const struct unit_kill_record *last, const struct kill_unit *u
 	return u->sd_bytes + last->victim_bytes / 2 >= last->unit_bytes;
 }
 
-void unit_note_kill(struct unit_kill_record *last, const struct kill_unit *u,
-		    uint64_t victim_bytes, uint64_t now)
+void unit_note_kill(struct unit_kill_record *last, const struct kill_unit *u, uint64_t now)
 {
 	/* A unit killed whole is gone: its name may come back as another unit. */
 	if (!u->sd_path[0] || u->mode != UNIT_NONE) {
@@ -70,7 +69,7 @@ void unit_note_kill(struct unit_kill_record *last, const struct kill_unit *u,
 		last->victim_bytes = 0;
 	}
 	last->usec = now;
-	last->victim_bytes += victim_bytes;
+	last->victim_bytes += u->sd_victim_bytes;
 }
 
 /* @dir's last component names a systemd service or scope. */
@@ -91,10 +90,11 @@ static bool systemd_unit_name(const char *dir)
  * OOMPolicy defaults to continue there), its anon + swap in @ret; then the unit whole when
  * unit_regrown() says so.
  */
-static void auto_unit(const struct scope *s, const char *dir, const char *path, uint64_t now,
-		      char *scratch, size_t size, struct kill_unit *ret)
+static void auto_unit(const struct scope *s, const char *dir, const char *path, int pid,
+		      uint64_t now, char *scratch, size_t size, struct kill_unit *ret)
 {
 	struct memcg_v2_stat st;
+	struct pid_status ps;
 	struct stat dst;
 	uint64_t swap = 0;
 
@@ -109,6 +109,8 @@ static void auto_unit(const struct scope *s, const char *dir, const char *path, 
 	snprintf(ret->sd_path, sizeof(ret->sd_path), "%s", path);
 	ret->sd_ino = dst.st_ino;
 	ret->sd_bytes = st.anon_bytes + swap;
+	if (read_pid_status(s->root, pid, scratch, size, &ps) == 0)
+		ret->sd_victim_bytes = (ps.anon_kib + ps.swap_kib) * 1024;
 	if (unit_regrown(&s->last_unit_kill, ret, now)) {
 		ret->mode = UNIT_REGROWN;
 		memcpy(ret->dir, dir, sizeof(ret->dir));
@@ -158,7 +160,7 @@ int unit_find(const struct scope *s, const struct cgroup_mounts *mounts, int pid
 		ret->mode = UNIT_CGROUP;
 		memcpy(ret->dir, victim_dir, sizeof(ret->dir));
 	} else if (ret->mode == UNIT_NONE && s->set.kill_unit == KILL_UNIT_AUTO && v2) {
-		auto_unit(s, victim_dir, path, now, scratch, size, ret);
+		auto_unit(s, victim_dir, path, pid, now, scratch, size, ret);
 	}
 	if (ret->mode == UNIT_NONE)
 		return 0;

@@ -64,6 +64,8 @@ struct unit_kill_record {
  * @sd_path:  kill_unit auto: the victim's cgroup when it is a systemd unit's ("": it is not)
  * @sd_ino:   its directory's inode
  * @sd_bytes: that unit's anon + swap, read when the victim was chosen
+ * @sd_victim_bytes: the victim's RssAnon + VmSwap then: what its kill takes from the unit (0
+ *            when unread: the unit must then regrow past its first reading to die whole)
  */
 struct kill_unit {
 	enum kill_unit_mode mode;
@@ -72,7 +74,7 @@ struct kill_unit {
 	bool v2;
 	bool has_self;
 	char sd_path[CONFIG_PATH_MAX];
-	uint64_t sd_ino, sd_bytes;
+	uint64_t sd_ino, sd_bytes, sd_victim_bytes;
 };
 
 /*
@@ -94,13 +96,12 @@ int unit_find(const struct scope *s, const struct cgroup_mounts *mounts, int pid
 bool unit_regrown(const struct unit_kill_record *last, const struct kill_unit *u, uint64_t now);
 
 /*
- * unit_note_kill() - a victim of @u holding @victim_bytes was killed at @now: added to @last's
+ * unit_note_kill() - the victim of @u (holding @u->sd_victim_bytes) was killed at @now: added to @last's
  * episode when it is in the same unit within the window, else a new episode begins; forgotten
  * when it was in no systemd unit or its unit died whole (and by the caller in a dry run, where
  * nothing is freed for a unit to take back).
  */
-void unit_note_kill(struct unit_kill_record *last, const struct kill_unit *u,
-		    uint64_t victim_bytes, uint64_t now);
+void unit_note_kill(struct unit_kill_record *last, const struct kill_unit *u, uint64_t now);
 
 /*
  * unit_kill() - SIGKILL the rest of @u (@victim_pid was killed already): cgroup.kill for a

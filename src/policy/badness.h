@@ -29,7 +29,6 @@
  * @pid:             thread-group id
  * @comm:            name, NUL-terminated (untrusted: escape before printing)
  * @rss_pages:       resident pages (anon + file + shmem)
- * @anon_pages:      of those, anon (0: not read; the kill units' measure of what a kill frees)
  * @swap_pages:      swap entries
  * @pgtables_pages:  page-table pages
  * @oom_score_adj:   -1000..1000
@@ -40,7 +39,6 @@ struct oom_task {
 	int pid;
 	char comm[OOM_TASK_COMM_LEN];
 	unsigned long rss_pages;
-	unsigned long anon_pages;
 	unsigned long swap_pages;
 	unsigned long pgtables_pages;
 	int oom_score_adj;

@@ -169,6 +169,30 @@ want "$d/n" kills 1
 want "$d/n" wrong 0
 want "$d/n" premature 0
 
+# A unit killed whole (oomguard's kill_unit auto, systemd-oomd): the main process of the
+# offending unit's service (mb-work.service, a holder, --oom-policy=continue) dies with it: a
+# kill, not a wrong victim; the bystanders' unit's (mb-bg.service) is a wrong one.
+c=$d/run3/forkstorm-continue/oomguard
+cell "$c" oomguard forkstorm
+probe "$c" 40
+samples "$c" 40 25 35
+printf '1000 start\n2000 trouble\n2100 spawn small 501 offender\n30600 exit small 501 137\n' \
+	>"$c/out/events.log"
+echo '35000 end' >>"$c/out/events.log"
+cat >"$c/out/journal.txt" <<'EOT'
+30.500000 machine-bench oomguard[211]: kill scope=machine pid=501 comm=vm_eater rss_kib=12900
+30.500000 machine-bench oomguard[211]: kill unit scope=machine cgroup=/a/mb-work.service reason=regrown tasks=1
+30.600000 machine-bench systemd[246]: mb-work.service: Main process exited, code=killed, status=9/KILL
+EOT
+bench/machine/metrics.sh "$c" >"$d/u" || fail "metrics.sh failed on the unit cell"
+want "$d/u" kills 2
+want "$d/u" wrong 0
+echo '31.000000 machine-bench systemd[246]: mb-bg.service: Main process exited, code=killed, status=9/KILL' \
+	>>"$c/out/journal.txt"
+bench/machine/metrics.sh "$c" >"$d/u" || fail "metrics.sh failed on the unit cell"
+want "$d/u" kills 3
+want "$d/u" wrong 1
+
 # Samples of an older mb_sample (6 columns): the refaults are not known, memory alone decides.
 cut -d' ' -f1-6 "$d/run2/thrash-5000/oomguard/out/samples.log" >"$d/s6"
 mv "$d/s6" "$d/run2/thrash-5000/oomguard/out/samples.log"

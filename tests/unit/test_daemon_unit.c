@@ -145,6 +145,8 @@ static int setup(void **state)
 	put(CG "/app/dlg.scope/cgroup.procs", "3012\n");
 	proc(3010, "/app/web.service", 0);
 	proc(3011, "/app/web.service", 0);
+	put("/proc/3010/status", "Name:\tvm_eater\nVmRSS:\t30000 kB\nRssAnon:\t20480 kB\n"
+				 "VmSwap:\t1024 kB\n");
 	proc(3013, "/app/web.service", -1000);
 	proc(3012, "/app/dlg.scope", 0);
 	assert_int_equal(read_mountinfo(root, scratch, sizeof(scratch), &mounts), 0);
@@ -293,6 +295,16 @@ static void test_kill(void **state)
 	scope_close(&s);
 }
 
+/* note() of a victim of @u that held @victim_bytes. */
+static void note(struct unit_kill_record *last, const struct kill_unit *u, uint64_t victim_bytes,
+		 uint64_t now)
+{
+	struct kill_unit v = *u;
+
+	v.sd_victim_bytes = victim_bytes;
+	unit_note_kill(last, &v, now);
+}
+
 /* unit_regrown() for the unit @path (inode @ino) holding @bytes at @now. */
 static bool at(const struct unit_kill_record *last, const char *path, uint64_t ino,
 	       uint64_t bytes, uint64_t now)
@@ -336,39 +348,39 @@ static void test_episode(void **state)
 	struct kill_unit b = {.sd_path = "/b.service", .sd_bytes = 300 * MIB};
 
 	(void)state;
-	unit_note_kill(&r, &a, 16 * MIB, T0);
+	note(&r, &a, 16 * MIB, T0);
 	assert_string_equal(r.path, "/a.scope");
 	assert_int_equal(r.unit_bytes, 500 * MIB);
 	assert_int_equal(r.victim_bytes, 16 * MIB);
 	/* The unit took back 6 of the 16 MiB: not yet (it must hold 492 MiB). */
 	assert_false(at(&r, "/a.scope", 0, 490 * MIB, T0 + 100000));
 	a.sd_bytes = 490 * MIB;
-	unit_note_kill(&r, &a, 16 * MIB, T0 + 100000);
+	note(&r, &a, 16 * MIB, T0 + 100000);
 	assert_int_equal(r.unit_bytes, 500 * MIB); /* the episode's first */
 	assert_int_equal(r.victim_bytes, 32 * MIB);
 	/* Back at 490 MiB after 32 MiB of kills: it took back more than half. */
 	assert_true(at(&r, "/a.scope", 0, 490 * MIB, T0 + 200000));
 	/* The same name, another directory (the unit started again): a new episode. */
 	a.sd_ino = 9;
-	unit_note_kill(&r, &a, 16 * MIB, T0 + 300000);
+	note(&r, &a, 16 * MIB, T0 + 300000);
 	assert_int_equal(r.ino, 9);
 	assert_int_equal(r.victim_bytes, 16 * MIB);
 	a.sd_ino = 0;
 	/* A kill past the window: a new episode from that verdict's unit. */
-	unit_note_kill(&r, &a, 16 * MIB, T0 + 100000 + UNIT_REGROW_WINDOW_USEC);
+	note(&r, &a, 16 * MIB, T0 + 100000 + UNIT_REGROW_WINDOW_USEC);
 	assert_int_equal(r.unit_bytes, 490 * MIB);
 	assert_int_equal(r.victim_bytes, 16 * MIB);
 	/* Another unit: a new episode. */
-	unit_note_kill(&r, &b, 8 * MIB, T0 + 200000 + UNIT_REGROW_WINDOW_USEC);
+	note(&r, &b, 8 * MIB, T0 + 200000 + UNIT_REGROW_WINDOW_USEC);
 	assert_string_equal(r.path, "/b.service");
 	assert_int_equal(r.unit_bytes, 300 * MIB);
 	assert_int_equal(r.victim_bytes, 8 * MIB);
 	/* Killed whole, or a victim in no unit: forgotten. */
 	b.mode = UNIT_REGROWN;
-	unit_note_kill(&r, &b, 8 * MIB, T0 + 300000 + UNIT_REGROW_WINDOW_USEC);
+	note(&r, &b, 8 * MIB, T0 + 300000 + UNIT_REGROW_WINDOW_USEC);
 	assert_string_equal(r.path, "");
-	unit_note_kill(&r, &a, 16 * MIB, T0);
-	unit_note_kill(&r, &(struct kill_unit){.sd_path = ""}, 16 * MIB, T0 + 1);
+	note(&r, &a, 16 * MIB, T0);
+	note(&r, &(struct kill_unit){.sd_path = ""}, 16 * MIB, T0 + 1);
 	assert_string_equal(r.path, "");
 }
 
@@ -391,7 +403,9 @@ static void test_auto(void **state)
 	assert_int_equal(u.sd_bytes, 200 * MIB + MIB);
 	assert_true(u.sd_ino != 0);
 	web_ino = u.sd_ino;
-	unit_note_kill(&s.last_unit_kill, &u, 20 * MIB, T0 - 2000000);
+	assert_int_equal(u.sd_victim_bytes, 21 * MIB); /* its RssAnon + VmSwap, not its VmRSS */
+	unit_note_kill(&s.last_unit_kill, &u, T0 - 2000000);
+	assert_int_equal(s.last_unit_kill.victim_bytes, 21 * MIB);
 	assert_string_equal(s.last_unit_kill.path, "/app/web.service");
 	/* Two seconds later the unit holds as much again: it dies whole, process by process, but
 	 * for oom_score_adj -1000 (3013) as in an oom.group kill, never through cgroup.kill. */
@@ -414,11 +428,11 @@ static void test_auto(void **state)
 		assert_int_equal(stat(path, &st), 0);
 		assert_int_equal(st.st_size, 0); /* not written */
 	}
-	unit_note_kill(&s.last_unit_kill, &u, 20 * MIB, T0);
+	note(&s.last_unit_kill, &u, 20 * MIB, T0);
 	assert_string_equal(s.last_unit_kill.path, ""); /* killed whole: forgotten */
 	/* A unit that kept what its kill freed (the record says it held 300 MiB): one more. */
 	memset(&s.last_unit_kill, 0, sizeof(s.last_unit_kill));
-	unit_note_kill(&s.last_unit_kill, &(struct kill_unit){.sd_path = "/app/web.service",
+	note(&s.last_unit_kill, &(struct kill_unit){.sd_path = "/app/web.service",
 							       .sd_ino = web_ino,
 							       .sd_bytes = 300 * MIB},
 		       100 * MIB, T0 - 2000000);
@@ -426,7 +440,7 @@ static void test_auto(void **state)
 	assert_int_equal(u.mode, UNIT_NONE);
 	/* The other settings never look: oom_group and process stay the victim alone. */
 	memset(&s.last_unit_kill, 0, sizeof(s.last_unit_kill));
-	unit_note_kill(&s.last_unit_kill, &(struct kill_unit){.sd_path = "/app/web.service",
+	note(&s.last_unit_kill, &(struct kill_unit){.sd_path = "/app/web.service",
 							       .sd_ino = web_ino,
 							       .sd_bytes = 201 * MIB},
 		       20 * MIB, T0 - 2000000);
