@@ -3,7 +3,9 @@
  * group with it set, up to the scope), the victim's cgroup when kill_cgroup asks, nothing
  * outside the scope nor the hierarchy's root; the members signalled through a fake syscall
  * table (no real process is touched), oomguard, init and (oom.group) oom_score_adj -1000
- * spared, a pid that left the group spared. Then the SIGTERM grace on a child of this test. */
+ * spared, a pid that left the group spared. kill_unit auto: its decision on rows, its episodes,
+ * its reads on the fixture. Then the SIGTERM grace on a child of this test, with what the kill
+ * path leaves of auto's episode (noted, forgotten without a reaper, forgotten in a dry run). */
 #include <errno.h>
 #include <fcntl.h>
 #include <setjmp.h>
@@ -496,6 +498,8 @@ static pid_t child(bool ignore_term)
 static void test_grace(void **state)
 {
 	struct scope *s = &d.scopes[0];
+	const struct kill_unit term_unit = {
+	    .sd_path = "/u.service", .sd_ino = 5, .sd_bytes = 100 * MIB, .sd_victim_bytes = 10 * MIB};
 	int status;
 
 	(void)state;
@@ -511,6 +515,8 @@ static void test_grace(void **state)
 		s->term.pidfd = sys->pidfd_open(pid, 0);
 		assert_true(s->term.pidfd >= 0);
 		s->term.task.pid = pid;
+		s->term.unit = term_unit;
+		memset(&s->last_unit_kill, 0, sizeof(s->last_unit_kill));
 		s->term.term_usec = t0;
 		s->term.deadline_usec = t0 + 200000;
 		kill(pid, SIGTERM); /* as send_term() does */
@@ -525,6 +531,32 @@ static void test_grace(void **state)
 			assert_true(now_usec() - t0 >= 200000);
 		else
 			assert_true(now_usec() - t0 < 200000);
+		/* kill_unit auto's episode: the exit after SIGTERM is the kill, noted with its
+		 * unit; a SIGKILL with no reaper here (no report will say its memory is gone)
+		 * leaves no episode to judge the unit against. */
+		assert_string_equal(s->last_unit_kill.path, ignore ? "" : "/u.service");
+		if (!ignore)
+			assert_int_equal(s->last_unit_kill.victim_bytes, 10 * MIB);
+	}
+	/* A dry run kills nothing, so no unit can take anything back: the episode is forgotten. */
+	{
+		pid_t pid = child(true);
+		uint64_t t0 = now_usec();
+
+		d.cfg.dry_run = true;
+		s->term.pidfd = sys->pidfd_open(pid, 0);
+		assert_true(s->term.pidfd >= 0);
+		s->term.task.pid = pid;
+		s->term.unit = term_unit;
+		s->term.term_usec = t0;
+		s->term.deadline_usec = t0;
+		unit_note_kill(&s->last_unit_kill, &term_unit, t0);
+		assert_string_equal(s->last_unit_kill.path, "/u.service");
+		assert_true(term_pending(&d, s, t0 + 1));
+		assert_string_equal(s->last_unit_kill.path, "");
+		d.cfg.dry_run = false;
+		kill(pid, SIGKILL);
+		assert_int_equal(waitpid(pid, &status, 0), pid);
 	}
 	scope_close(s);
 }
