@@ -228,7 +228,7 @@ void daemon_round(struct daemon *d)
 				"kill again",
 				s->name, (unsigned long long)(now - s->kill_pending_usec) / 1000);
 			s->kill_pending = false;
-			s->last_unit_kill.path[0] = '\0'; /* its memory may be charged still */
+			s->last_unit_kill.ino = 0; /* its memory may be charged still */
 		}
 		report_round(s, s->oom && !s->kill_pending && !term);
 		if (s->kill_pending || term)

@@ -105,7 +105,7 @@ static void kill_rest(struct daemon *d, struct scope *s, const struct oom_task *
 	long n;
 
 	if (d->cfg.dry_run)
-		s->last_unit_kill.path[0] = '\0';
+		s->last_unit_kill.ino = 0;
 	else
 		unit_note_kill(&s->last_unit_kill, unit, now_usec());
 	if (unit->mode == UNIT_NONE)
@@ -242,7 +242,7 @@ static int signal_and_hand(struct daemon *d, struct scope *s, const struct kill_
 		log_msg(LOG_PRIO_WARNING, "reaper unavailable for pid=%d: not reaped", victim->pid);
 	kill_rest(d, s, victim, k->unit);
 	if (pidfd >= 0) /* no report will say its memory is gone: no unit judged against it */
-		s->last_unit_kill.path[0] = '\0';
+		s->last_unit_kill.ino = 0;
 	return 0;
 }
 
@@ -558,7 +558,7 @@ void daemon_handle_reports(struct daemon *d)
 		/* Not reaped in time: its memory may still be charged to its unit, which must not
 		 * be judged against it. */
 		if (s && rep.result == REAP_SKIPPED)
-			s->last_unit_kill.path[0] = '\0';
+			s->last_unit_kill.ino = 0;
 		victim_set_state(&d->victims, rep.pid,
 				 rep.result == REAP_SKIPPED ? VICTIM_SKIPPED : VICTIM_DONE);
 		if (s && (rep.result != REAP_SKIPPED || rep.freed_bytes))

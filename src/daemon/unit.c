@@ -48,8 +48,8 @@ static int victim_cgroup(const struct scope *s, const struct cgroup_mounts *m, i
 
 bool unit_regrown(const struct unit_kill_record *last, const struct kill_unit *u, uint64_t now)
 {
-	if (!last->path[0] || strcmp(last->path, u->sd_path) || last->ino != u->sd_ino ||
-	    now < last->usec || now - last->usec >= UNIT_REGROW_WINDOW_USEC)
+	if (!last->ino || last->ino != u->sd_ino || now < last->usec ||
+	    now - last->usec >= UNIT_REGROW_WINDOW_USEC)
 		return false;
 	return u->sd_bytes + last->victim_bytes / 2 >= last->unit_bytes;
 }
@@ -57,13 +57,12 @@ bool unit_regrown(const struct unit_kill_record *last, const struct kill_unit *u
 void unit_note_kill(struct unit_kill_record *last, const struct kill_unit *u, uint64_t now)
 {
 	/* A unit killed whole is gone: its name may come back as another unit. */
-	if (!u->sd_path[0] || u->mode != UNIT_NONE) {
-		last->path[0] = '\0';
+	if (!u->sd_ino || u->mode != UNIT_NONE) {
+		last->ino = 0;
 		return;
 	}
-	if (strcmp(last->path, u->sd_path) || last->ino != u->sd_ino || now < last->usec ||
+	if (last->ino != u->sd_ino || now < last->usec ||
 	    now - last->usec >= UNIT_REGROW_WINDOW_USEC) {
-		memcpy(last->path, u->sd_path, sizeof(last->path));
 		last->ino = u->sd_ino;
 		last->unit_bytes = u->sd_bytes;
 		last->victim_bytes = 0;
@@ -85,13 +84,13 @@ static bool systemd_unit_name(const char *dir)
 }
 
 /*
- * kill_unit auto: when @dir (the victim's v2 cgroup, @path as /proc names it) is a systemd
+ * kill_unit auto: when @dir (the victim's v2 cgroup) is a systemd
  * unit below the scope, not delegated (a delegated unit runs its own manager below: systemd's
  * OOMPolicy defaults to continue there), its anon + swap in @ret; then the unit whole when
  * unit_regrown() says so.
  */
-static void auto_unit(const struct scope *s, const char *dir, const char *path, int pid,
-		      uint64_t now, char *scratch, size_t size, struct kill_unit *ret)
+static void auto_unit(const struct scope *s, const char *dir, int pid, uint64_t now,
+		      char *scratch, size_t size, struct kill_unit *ret)
 {
 	struct memcg_v2_stat st;
 	struct pid_status ps;
@@ -106,7 +105,6 @@ static void auto_unit(const struct scope *s, const char *dir, const char *path, 
 		return;
 	if (read_cgroup_u64(dir, "memory.swap.current", &swap) < 0)
 		swap = 0; /* no swap accounting: anon alone */
-	snprintf(ret->sd_path, sizeof(ret->sd_path), "%s", path);
 	ret->sd_ino = dst.st_ino;
 	ret->sd_bytes = st.anon_bytes + swap;
 	if (read_pid_status(s->root, pid, scratch, size, &ps) == 0)
@@ -160,7 +158,7 @@ int unit_find(const struct scope *s, const struct cgroup_mounts *mounts, int pid
 		ret->mode = UNIT_CGROUP;
 		memcpy(ret->dir, victim_dir, sizeof(ret->dir));
 	} else if (ret->mode == UNIT_NONE && s->set.kill_unit == KILL_UNIT_AUTO && v2) {
-		auto_unit(s, victim_dir, path, pid, now, scratch, size, ret);
+		auto_unit(s, victim_dir, pid, now, scratch, size, ret);
 	}
 	if (ret->mode == UNIT_NONE)
 		return 0;

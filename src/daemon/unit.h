@@ -44,14 +44,13 @@ enum kill_unit_mode {
 
 /*
  * struct unit_kill_record - a scope's last episode of kills in a systemd unit (kill_unit auto).
- * @path:         the unit's cgroup as /proc/PID/cgroup names it ("": none)
- * @ino:          its directory's inode: a unit started again under the same name is another
+ * @ino:          the unit's cgroup directory's inode (0: none; a unit started again under the
+ *                same name is another)
  * @usec:         when its last victim was killed
  * @unit_bytes:   the unit's anon + swap when the episode's first victim was chosen
  * @victim_bytes: what the episode's victims held (rss), summed
  */
 struct unit_kill_record {
-	char path[CONFIG_PATH_MAX];
 	uint64_t ino, usec, unit_bytes, victim_bytes;
 };
 
@@ -61,8 +60,8 @@ struct unit_kill_record {
  * @path:     the same as /proc/PID/cgroup names it (what a member's path starts with)
  * @v2:       in the v2 hierarchy (cgroup.kill and memory.oom.group exist only there)
  * @has_self: oomguard is in the group: cgroup.kill would kill it; tasks are signalled one by one
- * @sd_path:  kill_unit auto: the victim's cgroup when it is a systemd unit's ("": it is not)
- * @sd_ino:   its directory's inode
+ * @sd_ino:   kill_unit auto: the inode of the victim's cgroup when it is a systemd unit's (0:
+ *            it is not)
  * @sd_bytes: that unit's anon + swap, read when the victim was chosen
  * @sd_victim_bytes: the victim's RssAnon + VmSwap then: what its kill takes from the unit (0
  *            when unread: the unit must then regrow past its first reading to die whole)
@@ -73,7 +72,6 @@ struct kill_unit {
 	char path[CONFIG_PATH_MAX];
 	bool v2;
 	bool has_self;
-	char sd_path[CONFIG_PATH_MAX];
 	uint64_t sd_ino, sd_bytes, sd_victim_bytes;
 };
 
@@ -90,8 +88,8 @@ int unit_find(const struct scope *s, const struct cgroup_mounts *mounts, int pid
 	      uint64_t now, char *scratch, size_t size, struct kill_unit *ret);
 
 /*
- * unit_regrown() - kill_unit auto's decision (pure): whether the systemd unit of @u (sd_path,
- * sd_ino, sd_bytes as read at @now) dies whole, after the scope's episode @last.
+ * unit_regrown() - kill_unit auto's decision (pure): whether the systemd unit of @u (sd_ino,
+ * sd_bytes as read at @now) dies whole, after the scope's episode @last.
  */
 bool unit_regrown(const struct unit_kill_record *last, const struct kill_unit *u, uint64_t now);
 

@@ -307,13 +307,11 @@ static void note(struct unit_kill_record *last, const struct kill_unit *u, uint6
 	unit_note_kill(last, &v, now);
 }
 
-/* unit_regrown() for the unit @path (inode @ino) holding @bytes at @now. */
-static bool at(const struct unit_kill_record *last, const char *path, uint64_t ino,
-	       uint64_t bytes, uint64_t now)
+/* unit_regrown() for the unit of inode @ino holding @bytes at @now. */
+static bool at(const struct unit_kill_record *last, uint64_t ino, uint64_t bytes, uint64_t now)
 {
 	struct kill_unit u = {.sd_ino = ino, .sd_bytes = bytes};
 
-	snprintf(u.sd_path, sizeof(u.sd_path), "%s", path);
 	return unit_regrown(last, &u, now);
 }
 
@@ -321,23 +319,21 @@ static bool at(const struct unit_kill_record *last, const char *path, uint64_t i
  * least what it held at the episode's first verdict less half of what its victims held. */
 static void test_regrown(void **state)
 {
-	const struct unit_kill_record last = {"/a.scope", 7, T0, 1000 * MIB, 100 * MIB};
-	const struct unit_kill_record none = {"", 0, T0, 1000 * MIB, 100 * MIB};
+	const struct unit_kill_record last = {7, T0, 1000 * MIB, 100 * MIB};
+	const struct unit_kill_record none = {0, T0, 1000 * MIB, 100 * MIB};
 	const uint64_t later = T0 + 2000000;
 
 	(void)state;
-	assert_true(at(&last, "/a.scope", 7, 1000 * MIB, later));
-	assert_true(at(&last, "/a.scope", 7, 950 * MIB, later)); /* less half the victims */
-	assert_false(at(&last, "/a.scope", 7, 950 * MIB - 1, later));
-	assert_false(at(&last, "/a.scope", 7, 900 * MIB, later)); /* kept what they freed */
-	assert_false(at(&last, "/b.scope", 7, 1000 * MIB, later)); /* another unit */
-	assert_false(at(&last, "/a.scope/x", 7, 1000 * MIB, later));
-	assert_false(at(&last, "/a.scope", 8, 1000 * MIB, later)); /* started again: another */
-	assert_false(at(&none, "", 0, 1000 * MIB, later));	     /* no kill yet */
-	assert_true(at(&last, "/a.scope", 7, 1000 * MIB, T0));     /* at once: the report came */
-	assert_true(at(&last, "/a.scope", 7, 1000 * MIB, T0 + UNIT_REGROW_WINDOW_USEC - 1));
-	assert_false(at(&last, "/a.scope", 7, 1000 * MIB, T0 + UNIT_REGROW_WINDOW_USEC));
-	assert_false(at(&last, "/a.scope", 7, 1000 * MIB, T0 - 1)); /* a clock gone back */
+	assert_true(at(&last, 7, 1000 * MIB, later));
+	assert_true(at(&last, 7, 950 * MIB, later)); /* less half the victims */
+	assert_false(at(&last, 7, 950 * MIB - 1, later));
+	assert_false(at(&last, 7, 900 * MIB, later)); /* kept what they freed */
+	assert_false(at(&last, 8, 1000 * MIB, later)); /* another unit, or the same started again */
+	assert_false(at(&none, 0, 1000 * MIB, later)); /* no kill yet */
+	assert_true(at(&last, 7, 1000 * MIB, T0));     /* at once: the report came */
+	assert_true(at(&last, 7, 1000 * MIB, T0 + UNIT_REGROW_WINDOW_USEC - 1));
+	assert_false(at(&last, 7, 1000 * MIB, T0 + UNIT_REGROW_WINDOW_USEC));
+	assert_false(at(&last, 7, 1000 * MIB, T0 - 1)); /* a clock gone back */
 }
 
 /* An episode: kills in one unit, each within the window of the one before, sum their victims
@@ -345,45 +341,45 @@ static void test_regrown(void **state)
  * new one; a unit killed whole, a victim in no unit, end it. */
 static void test_episode(void **state)
 {
-	struct unit_kill_record r = {"", 0, 0, 0, 0};
-	struct kill_unit a = {.sd_path = "/a.scope", .sd_bytes = 500 * MIB};
-	struct kill_unit b = {.sd_path = "/b.service", .sd_bytes = 300 * MIB};
+	struct unit_kill_record r = {0, 0, 0, 0};
+	struct kill_unit a = {.sd_ino = 11, .sd_bytes = 500 * MIB};
+	struct kill_unit b = {.sd_ino = 12, .sd_bytes = 300 * MIB};
 
 	(void)state;
 	note(&r, &a, 16 * MIB, T0);
-	assert_string_equal(r.path, "/a.scope");
+	assert_int_equal(r.ino, 11);
 	assert_int_equal(r.unit_bytes, 500 * MIB);
 	assert_int_equal(r.victim_bytes, 16 * MIB);
 	/* The unit took back 6 of the 16 MiB: not yet (it must hold 492 MiB). */
-	assert_false(at(&r, "/a.scope", 0, 490 * MIB, T0 + 100000));
+	assert_false(at(&r, 11, 490 * MIB, T0 + 100000));
 	a.sd_bytes = 490 * MIB;
 	note(&r, &a, 16 * MIB, T0 + 100000);
 	assert_int_equal(r.unit_bytes, 500 * MIB); /* the episode's first */
 	assert_int_equal(r.victim_bytes, 32 * MIB);
 	/* Back at 490 MiB after 32 MiB of kills: it took back more than half. */
-	assert_true(at(&r, "/a.scope", 0, 490 * MIB, T0 + 200000));
-	/* The same name, another directory (the unit started again): a new episode. */
+	assert_true(at(&r, 11, 490 * MIB, T0 + 200000));
+	/* Another directory (the unit started again under its name): a new episode. */
 	a.sd_ino = 9;
 	note(&r, &a, 16 * MIB, T0 + 300000);
 	assert_int_equal(r.ino, 9);
 	assert_int_equal(r.victim_bytes, 16 * MIB);
-	a.sd_ino = 0;
+	a.sd_ino = 11;
 	/* A kill past the window: a new episode from that verdict's unit. */
 	note(&r, &a, 16 * MIB, T0 + 100000 + UNIT_REGROW_WINDOW_USEC);
 	assert_int_equal(r.unit_bytes, 490 * MIB);
 	assert_int_equal(r.victim_bytes, 16 * MIB);
 	/* Another unit: a new episode. */
 	note(&r, &b, 8 * MIB, T0 + 200000 + UNIT_REGROW_WINDOW_USEC);
-	assert_string_equal(r.path, "/b.service");
+	assert_int_equal(r.ino, 12);
 	assert_int_equal(r.unit_bytes, 300 * MIB);
 	assert_int_equal(r.victim_bytes, 8 * MIB);
 	/* Killed whole, or a victim in no unit: forgotten. */
 	b.mode = UNIT_REGROWN;
 	note(&r, &b, 8 * MIB, T0 + 300000 + UNIT_REGROW_WINDOW_USEC);
-	assert_string_equal(r.path, "");
+	assert_int_equal(r.ino, 0);
 	note(&r, &a, 16 * MIB, T0);
-	note(&r, &(struct kill_unit){.sd_path = ""}, 16 * MIB, T0 + 1);
-	assert_string_equal(r.path, "");
+	note(&r, &(struct kill_unit){.sd_ino = 0}, 16 * MIB, T0 + 1);
+	assert_int_equal(r.ino, 0);
 }
 
 /* kill_unit auto on the fixture: a systemd unit below the scope is remembered at a kill and
@@ -401,14 +397,13 @@ static void test_auto(void **state)
 	/* First verdict in web.service: the victim alone, the unit's anon + swap noted. */
 	assert_int_equal(find_as(&s, KILL_UNIT_AUTO, 3010, 99, scratch, sizeof(scratch), &u), 0);
 	assert_int_equal(u.mode, UNIT_NONE);
-	assert_string_equal(u.sd_path, "/app/web.service");
-	assert_int_equal(u.sd_bytes, 200 * MIB + MIB);
+		assert_int_equal(u.sd_bytes, 200 * MIB + MIB);
 	assert_true(u.sd_ino != 0);
 	web_ino = u.sd_ino;
 	assert_int_equal(u.sd_victim_bytes, 21 * MIB); /* its RssAnon + VmSwap, not its VmRSS */
 	unit_note_kill(&s.last_unit_kill, &u, T0 - 2000000);
 	assert_int_equal(s.last_unit_kill.victim_bytes, 21 * MIB);
-	assert_string_equal(s.last_unit_kill.path, "/app/web.service");
+	assert_int_equal(s.last_unit_kill.ino, web_ino);
 	/* Two seconds later the unit holds as much again: it dies whole, process by process, but
 	 * for oom_score_adj -1000 (3013) as in an oom.group kill, never through cgroup.kill. */
 	assert_int_equal(find_as(&s, KILL_UNIT_AUTO, 3011, 99, scratch, sizeof(scratch), &u), 0);
@@ -431,41 +426,37 @@ static void test_auto(void **state)
 		assert_int_equal(st.st_size, 0); /* not written */
 	}
 	note(&s.last_unit_kill, &u, 20 * MIB, T0);
-	assert_string_equal(s.last_unit_kill.path, ""); /* killed whole: forgotten */
+	assert_int_equal(s.last_unit_kill.ino, 0); /* killed whole: forgotten */
 	/* A unit that kept what its kill freed (the record says it held 300 MiB): one more. */
 	memset(&s.last_unit_kill, 0, sizeof(s.last_unit_kill));
-	note(&s.last_unit_kill, &(struct kill_unit){.sd_path = "/app/web.service",
-							       .sd_ino = web_ino,
-							       .sd_bytes = 300 * MIB},
-		       100 * MIB, T0 - 2000000);
+	note(&s.last_unit_kill, &(struct kill_unit){.sd_ino = web_ino, .sd_bytes = 300 * MIB},
+	     100 * MIB, T0 - 2000000);
 	assert_int_equal(find_as(&s, KILL_UNIT_AUTO, 3011, 99, scratch, sizeof(scratch), &u), 0);
 	assert_int_equal(u.mode, UNIT_NONE);
 	/* The other settings never look: oom_group and process stay the victim alone. */
 	memset(&s.last_unit_kill, 0, sizeof(s.last_unit_kill));
-	note(&s.last_unit_kill, &(struct kill_unit){.sd_path = "/app/web.service",
-							       .sd_ino = web_ino,
-							       .sd_bytes = 201 * MIB},
-		       20 * MIB, T0 - 2000000);
+	note(&s.last_unit_kill, &(struct kill_unit){.sd_ino = web_ino, .sd_bytes = 201 * MIB},
+	     20 * MIB, T0 - 2000000);
 	assert_int_equal(find_as(&s, KILL_UNIT_OOM_GROUP, 3011, 99, scratch, sizeof(scratch), &u),
 			 0);
 	assert_int_equal(u.mode, UNIT_NONE);
-	assert_string_equal(u.sd_path, "");
+	assert_int_equal(u.sd_ino, 0);
 	/* Delegated (systemd's OOMPolicy default there is continue): never a unit. */
 	sys = &fake;
 	assert_int_equal(find_as(&s, KILL_UNIT_AUTO, 3012, 99, scratch, sizeof(scratch), &u), 0);
 	sys = &sys_ops_real;
 	assert_int_equal(u.mode, UNIT_NONE);
-	assert_string_equal(u.sd_path, "");
+	assert_int_equal(u.sd_ino, 0);
 	/* No unit's name (app/other): nothing noted. */
 	assert_int_equal(find_as(&s, KILL_UNIT_AUTO, 3006, 99, scratch, sizeof(scratch), &u), 0);
 	assert_int_equal(u.mode, UNIT_NONE);
-	assert_string_equal(u.sd_path, "");
+	assert_int_equal(u.sd_ino, 0);
 	scope_close(&s);
 	/* The scope's own cgroup is no unit of it, whatever its name. */
 	scope_at(&s, CG "/app/web.service");
 	memset(&s.last_unit_kill, 0, sizeof(s.last_unit_kill));
 	assert_int_equal(find_as(&s, KILL_UNIT_AUTO, 3010, 99, scratch, sizeof(scratch), &u), 0);
-	assert_string_equal(u.sd_path, "");
+	assert_int_equal(u.sd_ino, 0);
 	scope_close(&s);
 }
 
@@ -499,7 +490,7 @@ static void test_grace(void **state)
 {
 	struct scope *s = &d.scopes[0];
 	const struct kill_unit term_unit = {
-	    .sd_path = "/u.service", .sd_ino = 5, .sd_bytes = 100 * MIB, .sd_victim_bytes = 10 * MIB};
+	    .sd_ino = 5, .sd_bytes = 100 * MIB, .sd_victim_bytes = 10 * MIB};
 	int status;
 
 	(void)state;
@@ -534,7 +525,7 @@ static void test_grace(void **state)
 		/* kill_unit auto's episode: the exit after SIGTERM is the kill, noted with its
 		 * unit; a SIGKILL with no reaper here (no report will say its memory is gone)
 		 * leaves no episode to judge the unit against. */
-		assert_string_equal(s->last_unit_kill.path, ignore ? "" : "/u.service");
+		assert_int_equal(s->last_unit_kill.ino, ignore ? 0 : 5);
 		if (!ignore)
 			assert_int_equal(s->last_unit_kill.victim_bytes, 10 * MIB);
 	}
@@ -551,9 +542,9 @@ static void test_grace(void **state)
 		s->term.term_usec = t0;
 		s->term.deadline_usec = t0;
 		unit_note_kill(&s->last_unit_kill, &term_unit, t0);
-		assert_string_equal(s->last_unit_kill.path, "/u.service");
+		assert_int_equal(s->last_unit_kill.ino, 5);
 		assert_true(term_pending(&d, s, t0 + 1));
-		assert_string_equal(s->last_unit_kill.path, "");
+		assert_int_equal(s->last_unit_kill.ino, 0);
 		d.cfg.dry_run = false;
 		kill(pid, SIGKILL);
 		assert_int_equal(waitpid(pid, &status, 0), pid);
