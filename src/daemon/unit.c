@@ -84,10 +84,10 @@ static bool systemd_unit_name(const char *dir)
 }
 
 /*
- * kill_unit auto: when @dir (the victim's v2 cgroup) is a systemd
- * unit below the scope, not delegated (a delegated unit runs its own manager below: systemd's
- * OOMPolicy defaults to continue there), its anon + swap in @ret; then the unit whole when
- * unit_regrown() says so.
+ * kill_unit auto: when @dir (the victim's v2 cgroup) is a systemd unit below the scope, not
+ * delegated (a delegated unit runs its own manager below: systemd's OOMPolicy defaults to
+ * continue there), its inode, its anon + swap and victim @pid's share in @ret; then the unit
+ * whole when unit_regrown() says so.
  */
 static void auto_unit(const struct scope *s, const char *dir, int pid, uint64_t now,
 		      char *scratch, size_t size, struct kill_unit *ret)

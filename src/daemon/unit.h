@@ -26,19 +26,18 @@ enum kill_unit_mode {
 
 /*
  * kill_unit auto. Kills in a systemd unit (a v2 cgroup *.service or *.scope below the scope, not
- * delegated, the same directory) are remembered as an episode: the unit's anon + swap when
- * the first victim was chosen, and what the victims held of it (RssAnon + VmSwap), summed,
- * while each kill comes within UNIT_REGROW_WINDOW_USEC of the one before. A verdict in the same unit within that window kills the unit whole when it holds
- * at least what it held at the episode's first verdict less half of what its victims held:
- * its other processes took back what the kills freed (a fork storm, a pool of workers, a
- * build), and one more of them would be taken back the same way. A unit that kept what its
- * kills freed (a browser that lost a tab) loses one process per verdict. The unit is read when
- * a victim is chosen (or armed, up to 2 s ahead), which the loop does only after the reaper's
- * report of the last kill (kill_pending): the victim's memory is gone from it by then; where
- * it may not be (reap skipped, no report in time, no reaper), the episode is forgotten.
- * systemd, by its default
- * OOMPolicy=stop, stops a service after the kernel's first kill in it; auto waits for the unit
- * to show that it regrew.
+ * delegated, the same directory) are remembered as an episode while each comes within
+ * UNIT_REGROW_WINDOW_USEC of the one before: the unit's anon + swap when the first victim was
+ * chosen, and what the victims held of it (RssAnon + VmSwap), summed. A verdict in the same unit
+ * within that window kills the unit whole when it holds at least what it held at the first less
+ * half of what its victims held: its other processes took back what the kills freed (a fork
+ * storm, a pool of workers, a build), and one more of them would be taken back the same way. A
+ * unit that kept what its kills freed (a browser that lost a tab) loses one process per verdict.
+ * The unit is read when a victim is chosen (or armed, up to 2 s ahead), which the loop does only
+ * after the reaper's report of the last kill (kill_pending): the victim's memory is gone from it
+ * by then; where it may not be (reap skipped, no report in time, no reaper), the episode is
+ * forgotten. systemd, by its default OOMPolicy=stop, stops a service after the kernel's first
+ * kill in it; auto waits for the unit to show that it regrew.
  */
 #define UNIT_REGROW_WINDOW_USEC (30ull * 1000000)
 
@@ -94,8 +93,9 @@ int unit_find(const struct scope *s, const struct cgroup_mounts *mounts, int pid
 bool unit_regrown(const struct unit_kill_record *last, const struct kill_unit *u, uint64_t now);
 
 /*
- * unit_note_kill() - the victim of @u (holding @u->sd_victim_bytes) was killed at @now: added to @last's
- * episode when it is in the same unit within the window, else a new episode begins; forgotten
+ * unit_note_kill() - the victim of @u (holding @u->sd_victim_bytes) was killed at @now: added
+ * to @last's episode when it is in the same unit within the window, else a new episode begins;
+ * forgotten
  * when it was in no systemd unit or its unit died whole (and by the caller in a dry run, where
  * nothing is freed for a unit to take back).
  */
@@ -105,7 +105,8 @@ void unit_note_kill(struct unit_kill_record *last, const struct kill_unit *u, ui
  * unit_kill() - SIGKILL the rest of @u (@victim_pid was killed already): cgroup.kill for a
  * UNIT_CGROUP of v2 without oomguard in it; else each process of the group and its children
  * through a pidfd, after checking that it is still in the group (pid reuse), skipping oomguard,
- * init and, for UNIT_OOM_GROUP and UNIT_REGROWN, oom_score_adj -1000. @dry_run: count, signal nobody.
+ * init and, for UNIT_OOM_GROUP and UNIT_REGROWN, oom_score_adj -1000. @dry_run: count, signal
+ * nobody.
  * Return: processes signalled (or found, dry run); -1 when cgroup.kill did it (count unknown).
  */
 long unit_kill(const struct scope *s, const struct kill_unit *u, int victim_pid, int self_pid,
