@@ -220,16 +220,7 @@ void daemon_round(struct daemon *d)
 		scope_decide(s, &d->cfg);
 		if (log_max_prio >= LOG_PRIO_DEBUG && s->round.is_round)
 			log_decision(s, LOG_PRIO_DEBUG, s->oom ? "round, oom" : "round, retry");
-		/* A kill made after @now (term_pending()'s SIGKILL, just above) is not overdue. */
-		if (s->kill_pending && now > s->kill_pending_usec &&
-		    now - s->kill_pending_usec > victim_wait_usec(d)) {
-			log_msg(LOG_PRIO_WARNING,
-				"scope=%s: no report from the reaper %llu ms after the kill: it may "
-				"kill again",
-				s->name, (unsigned long long)(now - s->kill_pending_usec) / 1000);
-			s->kill_pending = false;
-			s->last_unit_kill.ino = 0; /* its memory may be charged still */
-		}
+		kill_overdue(d, s, now);
 		report_round(s, s->oom && !s->kill_pending && !term);
 		if (s->kill_pending || term)
 			continue;

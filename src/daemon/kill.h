@@ -41,6 +41,13 @@ struct verdict_note {
 /* victim_wait_usec() - VICTIM_WAIT_USEC for each request with the reaper, and one more. */
 uint64_t victim_wait_usec(struct daemon *d);
 
+/*
+ * kill_overdue() - @s's kill had no report from the reaper within victim_wait_usec() of @now:
+ * said, the scope free to kill again, and kill_unit auto's episode forgotten (the victim's
+ * memory may still be charged to its unit).
+ */
+void kill_overdue(struct daemon *d, struct scope *s, uint64_t now);
+
 enum arm_action { ARM_KEEP, ARM_DROP, ARM_CHOOSE };
 
 /*

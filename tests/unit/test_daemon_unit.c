@@ -5,7 +5,8 @@
  * table (no real process is touched), oomguard, init and (oom.group) oom_score_adj -1000
  * spared, a pid that left the group spared. kill_unit auto: its decision on rows, its episodes,
  * its reads on the fixture. Then the SIGTERM grace on a child of this test, with what the kill
- * path leaves of auto's episode (noted, forgotten without a reaper, forgotten in a dry run). */
+ * path leaves of auto's episode (noted, forgotten without a reaper, forgotten in a dry run), and
+ * what the reaper's reports leave of it (forgotten when skipped or overdue). */
 #include <errno.h>
 #include <fcntl.h>
 #include <setjmp.h>
@@ -552,6 +553,58 @@ static void test_grace(void **state)
 	scope_close(s);
 }
 
+/* Send @result for the kill pending in @s through a report pipe of @d's (as the reaper does). */
+static void report(struct scope *s, enum reap_result result)
+{
+	struct reap_report rep = {
+	    .pid = 3010, .scope = s, .result = result, .kill_usec = s->kill_pending_usec};
+
+	assert_int_equal(write(d.reaper.report_wr, &rep, sizeof(rep)), (ssize_t)sizeof(rep));
+	daemon_handle_reports(&d);
+}
+
+/* Where the reaper cannot say that the victim's memory left its unit (its report says
+ * skipped, or none comes in time), kill_unit auto's episode is forgotten; a reaped or exited
+ * victim's report leaves it, and only the overdue bound (not a report within it) forgets. */
+static void test_reports(void **state)
+{
+	struct scope *s = &d.scopes[0];
+	const struct kill_unit u = {.sd_ino = 7, .sd_bytes = 100 * MIB, .sd_victim_bytes = MIB};
+	int p[2];
+	uint64_t t0 = now_usec();
+
+	(void)state;
+	config_defaults(&d.cfg);
+	d.helper.to_fd = -1;
+	assert_int_equal(pipe2(p, O_NONBLOCK | O_CLOEXEC), 0);
+	d.reaper.report_rd = p[0];
+	d.reaper.report_wr = p[1];
+	assert_int_equal(scope_init_machine(s, "tests/fixtures/k6.18", FIXTURE_PAGE_SHIFT, scratch),
+			 0);
+	for (enum reap_result r = REAP_RELEASED; r <= REAP_SKIPPED; r++) {
+		memset(&s->last_unit_kill, 0, sizeof(s->last_unit_kill));
+		unit_note_kill(&s->last_unit_kill, &u, t0);
+		s->kill_pending = true;
+		s->kill_pending_usec = t0;
+		report(s, r);
+		assert_false(s->kill_pending);
+		assert_int_equal(s->last_unit_kill.ino, r == REAP_SKIPPED ? 0 : 7);
+	}
+	/* No report: kept within the bound, forgotten after it (and the scope free again). */
+	unit_note_kill(&s->last_unit_kill, &u, t0);
+	s->kill_pending = true;
+	s->kill_pending_usec = t0;
+	kill_overdue(&d, s, t0 + victim_wait_usec(&d));
+	assert_true(s->kill_pending);
+	assert_int_equal(s->last_unit_kill.ino, 7);
+	kill_overdue(&d, s, t0 + victim_wait_usec(&d) + 1);
+	assert_false(s->kill_pending);
+	assert_int_equal(s->last_unit_kill.ino, 0);
+	close(p[0]);
+	close(p[1]);
+	scope_close(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -561,6 +614,7 @@ int main(void)
 	    cmocka_unit_test(test_episode),
 	    cmocka_unit_test(test_auto),
 	    cmocka_unit_test(test_grace),
+	    cmocka_unit_test(test_reports),
 	};
 
 	log_max_prio = LOG_PRIO_ERR;
