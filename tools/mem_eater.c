@@ -14,37 +14,30 @@ static void usage(FILE *out)
 {
 	fprintf(
 	    out,
-	    "usage: mem_eater [-s STEP] [-i MSEC] [-r FD] [-t SEC] [-x] [-G PATH] SIZE\n"
+	    "usage: mem_eater [-s STEP] [-i MSEC] [-r FD] [-t SEC] [-x] [-z RATIO] [-G PATH] SIZE\n"
 	    "  SIZE      memory to take: 64, 64M, 2G, 512K (a bare number is MiB)\n"
 	    "  -s STEP   take it in steps of STEP, sleeping -i MSEC (default 100) between steps\n"
 	    "  -r FD     write one byte to FD once all memory is touched, then close it\n"
 	    "  -t SEC    hold the memory at most SEC seconds (default: until a signal)\n"
 	    "  -x        exit as soon as the memory is touched\n"
+	    "  -z RATIO  fill each page to compress about RATIO to 1 in zram (default 0: one byte\n"
+	    "            a page, which compresses to almost nothing)\n"
 	    "Prints 'ready size_kib=N rss_kib=N pid=N' once the memory is touched; exits 0 on\n"
 	    "SIGTERM, SIGINT or SIGUSR1.\n");
-}
-
-/**
- * touch_range() - write to every page of [@base, @base + @len) so that each is a private page
- * charged to this task's memory cgroup (not the shared zero page).
- */
-static void touch_range(unsigned char *base, size_t len)
-{
-	for (size_t off = 0; off < len; off += TOOL_PAGE_SIZE)
-		base[off] = (unsigned char)(1 + (off / TOOL_PAGE_SIZE) % 251);
 }
 
 int main(int argc, char **argv)
 {
 	uint64_t size_kib = 0, step_kib = 0;
-	unsigned long interval_msec = 100, hold_sec = 0;
+	unsigned long interval_msec = 100, hold_sec = 0, ratio = 0;
+	uint64_t rng = tool_fill_seed();
 	int ready_fd = -1, exit_early = 0, opt;
 	const char *gate = NULL;
 	unsigned char *mem;
 	size_t size_bytes, step_bytes, done = 0;
 	uint64_t deadline_usec = 0;
 
-	while ((opt = getopt(argc, argv, "s:i:r:t:xG:h")) != -1) {
+	while ((opt = getopt(argc, argv, "s:i:r:t:xz:G:h")) != -1) {
 		switch (opt) {
 		case 's':
 			if (tool_parse_size_kib(optarg, &step_kib) < 0) {
@@ -63,6 +56,9 @@ int main(int argc, char **argv)
 			break;
 		case 'x':
 			exit_early = 1;
+			break;
+		case 'z':
+			ratio = tool_parse_ratio("mem_eater", optarg);
 			break;
 		case 'G':
 			gate = optarg;
@@ -95,7 +91,7 @@ int main(int argc, char **argv)
 	while (done < size_bytes && !tool_stop) {
 		size_t len = size_bytes - done < step_bytes ? size_bytes - done : step_bytes;
 
-		touch_range(mem + done, len);
+		tool_fill(mem + done, len, ratio, &rng);
 		done += len;
 		if (done < size_bytes && interval_msec)
 			tool_sleep_msec((unsigned int)interval_msec);

@@ -15,9 +15,12 @@
 static void usage(FILE *out)
 {
 	fprintf(out,
-		"usage: thrasher [-a ANON] [-f FILE_SIZE] [-i MSEC] [-d SEC] [-r FD] [-k] [-m] PATH\n"
+		"usage: thrasher [-a ANON] [-f FILE_SIZE] [-i MSEC] [-d SEC] [-r FD] [-k] [-m] [-z RATIO] "
+		"PATH\n"
 		"  PATH          the file to reread; written first (FILE_SIZE), removed at exit\n"
 		"  -a ANON       anonymous memory to hold (default 0)\n"
+		"  -z RATIO      fill the anonymous memory to compress about RATIO to 1 in zram\n"
+		"                (default 0: one byte a page, which compresses to almost nothing)\n"
 		"  -f FILE_SIZE  size of the file (default 64M)\n"
 		"  -k            use PATH as it is (do not write it, do not remove it)\n"
 		"  -m            read the file through a shared mapping (one byte per page) instead of\n"
@@ -94,7 +97,8 @@ static ssize_t map_step(const unsigned char *map, uint64_t size, off_t off, unsi
 int main(int argc, char **argv)
 {
 	uint64_t anon_kib = 0, file_kib = 64 * 1024, read_bytes = 0, interval_bytes = 0;
-	unsigned long interval_msec = 1000, duration_sec = 0, passes = 0;
+	unsigned long interval_msec = 1000, duration_sec = 0, passes = 0, ratio = 0;
+	uint64_t rng = tool_fill_seed();
 	int keep = 0, mapped = 0, ready_fd = -1, opt, fd, rc = 0;
 	unsigned char *anon = NULL, *chunk, *map = NULL;
 	unsigned int sum = 0;
@@ -104,7 +108,7 @@ int main(int argc, char **argv)
 	const char *path;
 	off_t off = 0;
 
-	while ((opt = getopt(argc, argv, "a:f:i:d:r:kmh")) != -1) {
+	while ((opt = getopt(argc, argv, "a:f:i:d:r:kmz:h")) != -1) {
 		switch (opt) {
 		case 'a':
 			if (tool_parse_size_kib(optarg, &anon_kib) < 0) {
@@ -129,6 +133,9 @@ int main(int argc, char **argv)
 			break;
 		case 'k':
 			keep = 1;
+			break;
+		case 'z':
+			ratio = tool_parse_ratio("thrasher", optarg);
 			break;
 		case 'm':
 			mapped = 1;
@@ -178,8 +185,7 @@ int main(int argc, char **argv)
 			rc = 1;
 			goto out;
 		}
-		for (size_t o = 0; o < anon_bytes; o += TOOL_PAGE_SIZE)
-			anon[o] = (unsigned char)(o / TOOL_PAGE_SIZE);
+		tool_fill(anon, anon_bytes, ratio, &rng);
 	}
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {

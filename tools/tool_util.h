@@ -160,4 +160,60 @@ static inline unsigned long tool_parse_ulong(const char *prog, const char *opt, 
 	return v;
 }
 
+/* tool_fill()'s random bytes: a pool drawn once, copied from a different place for each page. */
+#define TOOL_FILL_POOL (64 * 1024)
+
+/*
+ * tool_fill() - write every page of [@base, @base + @len) so that each is a private page of
+ * this task (not the shared zero page) which a zram device compresses about @ratio to 1: its
+ * first TOOL_PAGE_SIZE / @ratio bytes random (copied from a pool drawn once from @state, from
+ * an offset that moves with the page), the rest zero. @ratio 1: the whole page random
+ * (incompressible); 0: one nonzero byte, a page that compresses to almost nothing. Memory as
+ * programs hold it compresses 2-4 to 1 (zstd on desktop pages); a page with one byte, ~85.
+ */
+static inline void tool_fill(unsigned char *base, size_t len, unsigned long ratio,
+			     uint64_t *state)
+{
+	static unsigned char pool[TOOL_FILL_POOL];
+	static int drawn;
+	size_t head = ratio ? TOOL_PAGE_SIZE / ratio : 0;
+
+	for (size_t i = 0; !drawn && i < sizeof(pool); i += 8) {
+		uint64_t x = *state;
+
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		*state = x;
+		memcpy(pool + i, &x, 8);
+	}
+	drawn = 1;
+	for (size_t off = 0; off < len; off += TOOL_PAGE_SIZE) {
+		size_t page = off / TOOL_PAGE_SIZE;
+		size_t n = len - off < head ? len - off : head;
+
+		base[off] = (unsigned char)(1 + page % 251);
+		if (n)
+			memcpy(base + off, pool + (page * 4099) % (sizeof(pool) - TOOL_PAGE_SIZE), n);
+	}
+}
+
+/* tool_fill_seed() - a nonzero state for tool_fill(), different in each process. */
+static inline uint64_t tool_fill_seed(void)
+{
+	return UINT64_C(0x9e3779b97f4a7c15) ^ (uint64_t)getpid();
+}
+
+/* tool_parse_ratio() - the -z option: a compression ratio 0 (one byte a page) to 64. */
+static inline unsigned long tool_parse_ratio(const char *prog, const char *s)
+{
+	unsigned long v = tool_parse_ulong(prog, "-z", s);
+
+	if (v > 64) {
+		fprintf(stderr, "%s: -z: ratio %lu out of range (0 to 64)\n", prog, v);
+		exit(2);
+	}
+	return v;
+}
+
 #endif

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # mem_eater in real memory cgroups: 64 MiB in a 128 MiB group reports its size, its RSS and the
 # group's rss match it, SIGTERM ends it cleanly; 256 MiB in the same group is OOM-killed by the
-# kernel (so it is charged from its first page); stepwise allocation grows over time.
+# kernel (so it is charged from its first page); stepwise allocation grows over time; -z fills
+# each page to compress as asked (read back through /proc/PID/mem, compressed with zlib).
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 CG_TAG=eater . tests/lib/cgroup.sh
@@ -53,8 +54,50 @@ elapsed_ms=$((($(date +%s%N) - start) / 1000000))
 [ "$elapsed_ms" -ge 850 ] || fail "4 steps 300 ms apart took only $elapsed_ms ms"
 grep -q '^ready size_kib=32768 ' "$out/eater3" || fail "stepwise: $(cat "$out/eater3")"
 
+# 5. -z RATIO: each page's first 4096/RATIO bytes random, the rest zero (zram compresses it about
+# RATIO to 1); by default one byte a page. Pages of the 16 MiB mapping read back and compressed.
+page_stats() { # PID: "pages nonzero_min nonzero_max tail_nonzero zlib_bytes_per_page"
+	python3 - "$1" <<'PY'
+import re, sys, zlib
+pid = sys.argv[1]
+maps = [l.split() for l in open(f"/proc/{pid}/maps")]
+lo, hi = max((tuple(int(x, 16) for x in m[0].split("-")) for m in maps if len(m) == 5),
+	     key=lambda r: r[1] - r[0])
+mem = open(f"/proc/{pid}/mem", "rb")
+nz, tail, z = [], 0, 0
+for a in range(lo, hi, 97 * 4096)[:32]:
+	mem.seek(a)
+	p = mem.read(4096)
+	nz.append(4096 - p.count(0))
+	tail += 4096 - 1365 - p[1365:].count(0)
+	z += len(zlib.compress(p, 6))
+print(len(nz), min(nz), max(nz), tail, z // len(nz))
+PY
+}
+for z in 3 0; do
+	cg_new cg 128M || fail "cg_new"
+	cg_spawn "$cg" pid "$tools/mem_eater" -z $z -t 30 16M >"$out/eater5"
+	wait_grep 10 '^ready' "$out/eater5" "$pid"
+	read -r pages nzmin nzmax tail zpp < <(page_stats "$pid") || fail "-z $z: cannot read pages"
+	kill -TERM "$pid"
+	wait "$pid"
+	cg_destroy "$cg" || fail "cg_destroy"
+	[ "$pages" -ge 30 ] || fail "-z $z: read $pages pages"
+	if [ $z = 3 ]; then
+		# 1365 random bytes (a few of them zero), nothing after them: zlib keeps them all.
+		[ "$nzmin" -ge 1300 ] && [ "$nzmax" -le 1365 ] && [ "$tail" = 0 ] ||
+			fail "-z 3: nonzero bytes per page $nzmin-$nzmax (want 1300-1365), $tail after"
+		[ "$zpp" -ge 1300 ] || fail "-z 3: a page compresses to $zpp bytes, want >= 1300"
+	else
+		[ "$nzmin" = 1 ] && [ "$nzmax" = 1 ] || fail "-z 0: $nzmin-$nzmax bytes a page, want 1"
+		[ "$zpp" -le 64 ] || fail "-z 0: a page compresses to $zpp bytes, want <= 64"
+	fi
+done
+
 # 4. Bad arguments are refused.
 "$tools/mem_eater" 2>/dev/null && fail "no size accepted"
 "$tools/mem_eater" 12X 2>/dev/null && fail "12X accepted"
 "$tools/mem_eater" 0 2>/dev/null && fail "0 accepted"
+"$tools/mem_eater" -z 65 1M 2>/dev/null && fail "-z 65 accepted"
+"$tools/mem_eater" -z x 1M 2>/dev/null && fail "-z x accepted"
 exit 0

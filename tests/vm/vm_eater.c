@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 // The guest's memory eater: maps SIZE_MIB of private anonymous memory, touches every page, then
 // marks itself ready (an empty file READY_DIR/PID when a directory is given) and waits for a signal.
-// Usage: vm_eater SIZE_MIB [READY_DIR]
+// -z RATIO fills each page to compress about RATIO to 1 in zram (tools/tool_util.h, tool_fill;
+// default 0: one byte a page).
+// Usage: vm_eater [-z RATIO] SIZE_MIB [READY_DIR]
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -9,6 +11,8 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
+
+#include "../../tools/tool_util.h"
 
 /**
  * mark_ready() - tell the test script that every page of this eater is populated.
@@ -31,13 +35,20 @@ static int mark_ready(const char *dir)
 
 int main(int argc, char **argv)
 {
-	const long page_bytes = sysconf(_SC_PAGESIZE);
 	unsigned long size_mib;
 	size_t size_bytes;
-	char *end, *mem;
+	unsigned long ratio = 0;
+	uint64_t rng = tool_fill_seed();
+	char *end;
+	unsigned char *mem;
 
+	if (argc >= 3 && !strcmp(argv[1], "-z")) {
+		ratio = tool_parse_ratio("vm_eater", argv[2]);
+		argc -= 2;
+		argv += 2;
+	}
 	if (argc < 2 || argc > 3) {
-		fprintf(stderr, "usage: vm_eater SIZE_MIB [READY_DIR]\n");
+		fprintf(stderr, "usage: vm_eater [-z RATIO] SIZE_MIB [READY_DIR]\n");
 		return 2;
 	}
 	errno = 0;
@@ -52,9 +63,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "vm_eater: mmap %lu MiB: %s\n", size_mib, strerror(errno));
 		return 1;
 	}
-	/* Touch each page with a non-zero byte so no page stays shared with the zero page. */
-	for (size_t off = 0; off < size_bytes; off += (size_t)page_bytes)
-		mem[off] = 1;
+	/* Every page written (none stays the shared zero page), as -z asks. */
+	tool_fill(mem, size_bytes, ratio, &rng);
 	if (argc == 3 && mark_ready(argv[2]) < 0) {
 		fprintf(stderr, "vm_eater: cannot mark ready in %s\n", argv[2]);
 		return 1;

@@ -11,6 +11,11 @@
 # Samples: mb_sample, started by mb-run.sh (samples.log, every 200 ms).
 
 SCRATCH=/mnt/scratch
+# What the workload's anonymous pages hold: each compresses about 3 to 1 in zram (a third of
+# the page random, the rest zero: 2.9 to 1 measured with lz4 and zstd), as memory programs
+# hold does (2-4 to 1); a page with one byte set, as the tools write by default, compresses
+# about 85 to 1 and would make the zram cells a machine with twice its memory and no pressure.
+FILL=(-z 3)
 declare -A NAME ROLE
 # A pipe nobody writes: reading it with a time-out is a sleep without a fork.
 mkfifo "${MB_DIR:-/run/mb}/tick"
@@ -127,7 +132,7 @@ scenario_flood() {
 		i=$((i + 1))
 	done
 	ev trouble dirty_mib=$(dirty_mib)
-	for i in $(seq 1 $n); do spawn offender mb-work eater vm_eater 80 /run/mb/ready; done
+	for i in $(seq 1 $n); do spawn offender mb-work eater vm_eater "${FILL[@]}" 80 /run/mb/ready; done
 	LAST_EXIT=$EPOCHSECONDS
 	reap_until $([ "$quick" = 1 ] && echo 300 || echo 600) settled && ev settled
 }
@@ -139,7 +144,7 @@ scenario_thrash() {
 	unit_new mb-work || return
 	ev trouble
 	for i in 1 2 3 4 5 6; do
-		spawn offender mb-work tab$i thrasher -a 128M -f 192M "$SCRATCH/mb-t$i"
+		spawn offender mb-work tab$i thrasher "${FILL[@]}" -a 128M -f 192M "$SCRATCH/mb-t$i"
 	done
 	reap_until $([ "$quick" = 1 ] && echo 90 || echo 180) never
 }
@@ -155,11 +160,11 @@ scenario_leak() {
 	size=$(awk '/^(MemTotal|SwapTotal):/ { s += $2 } END { print int(s / 1024) - 64 }' /proc/meminfo)
 	unit_new mb-bg && unit_new mb-work || return
 	for i in 1 2; do
-		spawn bystander mb-bg app$i thrasher -a 128M -f 128M "$SCRATCH/mb-a$i"
+		spawn bystander mb-bg app$i thrasher "${FILL[@]}" -a 128M -f 128M "$SCRATCH/mb-a$i"
 	done
 	reap_until 15 never
 	ev trouble
-	spawn offender mb-work leak mem_eater -s "$step" -i 1000 "${size}M"
+	spawn offender mb-work leak mem_eater "${FILL[@]}" -s "$step" -i 1000 "${size}M"
 	reap_until $cap leak_gone && reap_until 20 never
 }
 leak_gone() { [ "$(live_role offender)" = 0 ]; }
@@ -170,7 +175,7 @@ scenario_forkstorm() {
 	unit_new mb-work || return
 	ev trouble
 	for i in $(seq 1 300); do
-		spawn offender mb-work small vm_eater 12 /run/mb/ready
+		spawn offender mb-work small vm_eater "${FILL[@]}" 12 /run/mb/ready
 		[ $((i % 20)) = 0 ] && reap_until 1 never
 	done
 	LAST_EXIT=$EPOCHSECONDS
@@ -189,7 +194,7 @@ scenario_fit() {
 	reap_until 10 never
 	ev trouble
 	while [ $size -le "$max" ]; do
-		spawn offender mb-work job$size mem_eater -t 5 "${size}M"
+		spawn offender mb-work job$size mem_eater "${FILL[@]}" -t 5 "${size}M"
 		job=$!
 		reap_until 600 job_done
 		if [ "$JOB_ST" = 0 ]; then
