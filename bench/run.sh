@@ -154,6 +154,7 @@ DAEMON_LIMIT=256M # what the packages' units allow: earlyoom MemoryMax=50M, noha
 
 # shellcheck source=bench/contenders.sh
 . bench/contenders.sh
+. bench/teardown.sh
 
 # available CONTENDER: succeed when the contender can run here; else print why.
 available() {
@@ -194,25 +195,6 @@ max_ms_of() {
 	thrash) echo $((THRASH_MAX_MS + 60000)) ;;
 	stuck) echo $((STUCK_MAX_MS + 30000)) ;;
 	esac
-}
-
-# reap_bounded RUNDIR NAME PID: waits for a process this run started (already told to stop) at
-# most 10 s, then kills it and says so in the run's events: a teardown never hangs the bench (one
-# did, in wait, once in 400 runs).
-reap_bounded() {
-	local dir=$1 name=$2 pid=$3 i
-	[ -n "$pid" ] || return 0
-	for ((i = 0; i < 100; i++)); do
-		kill -0 "$pid" 2>/dev/null || break
-		sleep 0.1
-	done
-	if kill -0 "$pid" 2>/dev/null; then
-		echo "$(date +%s%3N) teardown_kill $name $pid" >>"$dir/events.log"
-		echo "teardown: $name ($pid) still there after 10 s: killed" >&2
-		kill -KILL "$pid" 2>/dev/null
-	fi
-	wait "$pid" 2>/dev/null
-	return 0
 }
 
 # run_one SCENARIO CONTENDER RUNDIR: one scenario in a fresh cgroup; figures into RUNDIR/result.

@@ -122,6 +122,14 @@ ppid=$("${ubus[@]}" systemctl --user show -p MainPID --value mb-probe)
 USER_ADJ=$(cat "/proc/$ppid/oom_score_adj" 2>/dev/null) || fail "the probe is not running"
 echo "user_oom_score_adj=${USER_ADJ:-}" >>"$out/meta"
 
+# systemd-oomd's own view before and after: whether it watches the user's manager (the
+# pressure rule) and the swap rule's context, its pgscan and pressure readings.
+if [ "$contender" = systemd-oomd ]; then
+	oomctl dump >"$out/oomctl-start.txt" 2>&1
+	grep -q 'user@1000\.service' "$out/oomctl-start.txt" ||
+		fail "systemd-oomd does not watch user@1000.service (oomctl-start.txt)"
+fi
+
 . /usr/local/lib/mb/scenarios.sh
 if [ -z "$error" ]; then
 	say "scenario $scenario starts"
@@ -132,6 +140,7 @@ if [ -z "$error" ]; then
 	say "scenario $scenario ended"
 fi
 kill "$sampler"
+[ "$contender" = systemd-oomd ] && oomctl dump >"$out/oomctl-end.txt" 2>&1
 stop_tasks
 
 # What became of the probe and the service, then everything to /dev/vdc.
