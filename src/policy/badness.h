@@ -27,21 +27,21 @@
 /*
  * struct oom_task - one candidate, as read once before the decision.
  * @pid:             thread-group id
+ * @oom_score_adj:   -1000..1000
  * @comm:            name, NUL-terminated (untrusted: escape before printing)
  * @rss_pages:       resident pages (anon + file + shmem)
  * @swap_pages:      swap entries
  * @pgtables_pages:  page-table pages
- * @oom_score_adj:   -1000..1000
  * @start_time:      start time in clock ticks since boot (tie-break: newer first)
  * @flags:           OOM_TASK_*
  */
-struct oom_task {
+struct oom_task { /* in this order, 64 bytes: the daemon's table holds 4096, locked */
 	int pid;
+	int oom_score_adj;
 	char comm[OOM_TASK_COMM_LEN];
 	unsigned long rss_pages;
 	unsigned long swap_pages;
 	unsigned long pgtables_pages;
-	int oom_score_adj;
 	unsigned long long start_time;
 	unsigned int flags;
 };
