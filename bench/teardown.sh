@@ -13,7 +13,8 @@ reap_bounded() {
 	done
 	if kill -0 "$pid" 2>/dev/null; then
 		echo "$(date +%s%3N) teardown_kill $name $pid" >>"$dir/events.log"
-		echo "teardown: $name ($pid) still there after $((${REAP_BOUND_DS:-100} / 10)) s: killed" >&2
+		echo "teardown: $name ($pid) still there after ${REAP_BOUND_DS:-100}00 ms: killed" \
+			>&2
 		kill -KILL "$pid" 2>/dev/null
 	fi
 	wait "$pid" 2>/dev/null

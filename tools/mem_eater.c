@@ -91,7 +91,7 @@ int main(int argc, char **argv)
 	while (done < size_bytes && !tool_stop) {
 		size_t len = size_bytes - done < step_bytes ? size_bytes - done : step_bytes;
 
-		tool_fill(mem + done, len, ratio, &rng);
+		tool_fill(mem, done, len, ratio, &rng);
 		done += len;
 		if (done < size_bytes && interval_msec)
 			tool_sleep_msec((unsigned int)interval_msec);

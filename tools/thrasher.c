@@ -15,8 +15,8 @@
 static void usage(FILE *out)
 {
 	fprintf(out,
-		"usage: thrasher [-a ANON] [-f FILE_SIZE] [-i MSEC] [-d SEC] [-r FD] [-k] [-m] [-z RATIO] "
-		"PATH\n"
+		"usage: thrasher [-a ANON] [-f FILE_SIZE] [-i MSEC] [-d SEC] [-r FD] [-k] [-m]\n"
+		"                [-z RATIO] PATH\n"
 		"  PATH          the file to reread; written first (FILE_SIZE), removed at exit\n"
 		"  -a ANON       anonymous memory to hold (default 0)\n"
 		"  -z RATIO      fill the anonymous memory to compress about RATIO to 1 in zram\n"
@@ -185,7 +185,7 @@ int main(int argc, char **argv)
 			rc = 1;
 			goto out;
 		}
-		tool_fill(anon, anon_bytes, ratio, &rng);
+		tool_fill(anon, 0, anon_bytes, ratio, &rng);
 	}
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {

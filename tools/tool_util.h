@@ -160,25 +160,28 @@ static inline unsigned long tool_parse_ulong(const char *prog, const char *opt, 
 	return v;
 }
 
-/* tool_fill()'s random bytes: a pool drawn once, copied from a different place for each page. */
+/* tool_fill()'s random bytes: a pool drawn once, copied from a place that moves with the page. */
 #define TOOL_FILL_POOL (64 * 1024)
 
 /*
- * tool_fill() - write every page of [@base, @base + @len) so that each is a private page of
- * this task (not the shared zero page) which a zram device compresses about @ratio to 1: its
- * first TOOL_PAGE_SIZE / @ratio bytes random (copied from a pool drawn once from @state, from
- * an offset that moves with the page), the rest zero. @ratio 1: the whole page random
- * (incompressible); 0: one nonzero byte, a page that compresses to almost nothing. Memory as
- * programs hold it compresses 2-4 to 1 (zstd on desktop pages); a page with one byte, ~85.
+ * tool_fill() - write the pages of the fresh private mapping @map whose first byte lies in
+ * [@from, @from + @len), each whole (a mapping is whole pages), so that each is a page of this
+ * task (not the shared zero page) which a zram device compresses about @ratio to 1: its first
+ * TOOL_PAGE_SIZE / @ratio bytes random (its page number, then bytes of a pool drawn once from
+ * @state), the rest left zero. @ratio 1: the whole page random (incompressible); 0: one nonzero
+ * byte, a page that compresses to almost nothing. Calls over consecutive ranges write each
+ * page once, as one call over the whole would. Memory as programs hold it compresses 2-4 to 1
+ * (zstd on desktop pages); a page with one byte set, about 85 to 1.
  */
-static inline void tool_fill(unsigned char *base, size_t len, unsigned long ratio,
+static inline void tool_fill(unsigned char *map, size_t from, size_t len, unsigned long ratio,
 			     uint64_t *state)
 {
 	static unsigned char pool[TOOL_FILL_POOL];
 	static int drawn;
 	size_t head = ratio ? TOOL_PAGE_SIZE / ratio : 0;
+	size_t first = (from + TOOL_PAGE_SIZE - 1) / TOOL_PAGE_SIZE;
 
-	for (size_t i = 0; !drawn && i < sizeof(pool); i += 8) {
+	for (size_t i = 0; head && !drawn && i < sizeof(pool); i += 8) {
 		uint64_t x = *state;
 
 		x ^= x << 13;
@@ -187,14 +190,17 @@ static inline void tool_fill(unsigned char *base, size_t len, unsigned long rati
 		*state = x;
 		memcpy(pool + i, &x, 8);
 	}
-	drawn = 1;
-	for (size_t off = 0; off < len; off += TOOL_PAGE_SIZE) {
-		size_t page = off / TOOL_PAGE_SIZE;
-		size_t n = len - off < head ? len - off : head;
+	drawn = drawn || head;
+	for (size_t page = first; page * TOOL_PAGE_SIZE < from + len; page++) {
+		unsigned char *p = map + page * TOOL_PAGE_SIZE;
+		uint64_t id = page;
 
-		base[off] = (unsigned char)(1 + page % 251);
-		if (n)
-			memcpy(base + off, pool + (page * 4099) % (sizeof(pool) - TOOL_PAGE_SIZE), n);
+		p[0] = (unsigned char)(1 + page % 251);
+		if (head < sizeof(id))
+			continue;
+		memcpy(p + sizeof(id), pool + (page * 4099) % (sizeof(pool) - TOOL_PAGE_SIZE),
+		       head - sizeof(id));
+		memcpy(p, &id, sizeof(id));
 	}
 }
 

@@ -38,7 +38,8 @@ if [ $force = 1 ] || [ ! -f "$deb/etc/debian_version" ] ||
 fi
 
 # The rest is quick: redone when anything it is made of is newer than the image.
-inputs=("$deb.pkgs" "$0" bench/machine/guest/* bench/machine/mb_*.c tools/*.c tests/vm/vm_eater.c
+inputs=("$deb.pkgs" "$0" bench/machine/guest/* bench/machine/mb_*.c tools/*.c tools/*.h
+	tests/vm/vm_eater.c
 	dist/oomguard.service.in dist/oomguard.conf src/*/*.c src/*/*.h)
 log_level=${MB_OOMGUARD_LOG_LEVEL:-}
 case $log_level in "" | error | warning | notice | info | debug) ;;

@@ -170,8 +170,10 @@ static void task_from_stat(struct oom_task *t, int pid, const struct pid_stat *s
 		t->flags |= OOM_TASK_NO_MM;
 }
 
-/* 3072 of them are locked in memory (the table and the sweep's copy): the RSS target. */
+/* 3072 of them are locked in memory (the table and the sweep's copy), and TASKS_MAX tasks: the
+ * RSS target (daemon-design.md). */
 _Static_assert(sizeof(struct proc_fds) <= 32, "struct proc_fds grew past 32 bytes");
+_Static_assert(sizeof(struct oom_task) <= 64, "struct oom_task grew past 64 bytes (badness.h)");
 
 static uint32_t scope_tag(const struct scope *s)
 {

@@ -8,13 +8,20 @@ cd "$(dirname "$0")/../.." || exit 1
 . tests/lib/test.sh
 . bench/teardown.sh
 d=$(mktemp -d /tmp/oomguard-test-teardown.XXXXXX)
-trap 'rm -rf "$d"' EXIT
+guard=""
+trap '[ -n "$guard" ] && pkill -P $guard; rm -rf "$d"' EXIT
 REAP_BOUND_DS=10 # 1 s
 
+# start NAME SCRIPT: a bash running SCRIPT, which says `up` (to $UP) when it is ready for the
+# signal (until the fork has exec'd bash, this test's EXIT trap would answer a signal).
+start() {
+	UP="$d/$1.up" bash -c "$2" &
+	pid=$!
+	wait_grep 5 up "$d/$1.up" $pid || fail "$1 did not start"
+}
+
 # Stops on SIGTERM: waited for, well within the bound, no event.
-sleep 30 &
-pid=$!
-sleep 0.2 # it has exec'd sleep (a child still bash runs this test's EXIT trap on SIGTERM)
+start sleeper 'echo up >"$UP"; exec sleep 30'
 kill -TERM $pid
 t0=$(date +%s%3N)
 reap_bounded "$d" sleeper $pid 2>"$d/err" || fail "reap_bounded returned non-zero"
@@ -23,12 +30,11 @@ t=$(($(date +%s%3N) - t0))
 kill -0 $pid 2>/dev/null && fail "sleeper $pid still there"
 [ ! -s "$d/events.log" ] || fail "an event for a process that stopped: $(cat "$d/events.log")"
 
-# Ignores SIGTERM: killed after the bound, said in the events and on stderr.
-bash -c 'trap "" TERM; while :; do sleep 0.05; done' &
-pid=$!
-sleep 0.2
+# Ignores SIGTERM: killed after the bound, said in the events and on stderr. A teardown that
+# does not kill fails the test (the guard kills at 8 s), not hangs it.
+start stubborn 'trap "" TERM; echo up >"$UP"; while :; do sleep 0.05; done'
 kill -TERM $pid
-(sleep 8 && kill -KILL $pid 2>/dev/null) & # a teardown that does not kill fails, not hangs
+(sleep 8 && kill -KILL $pid) 2>/dev/null &
 guard=$!
 t0=$(date +%s%3N)
 reap_bounded "$d" stubborn $pid 2>"$d/err" || fail "reap_bounded returned non-zero"
@@ -37,8 +43,7 @@ t=$(($(date +%s%3N) - t0))
 kill -0 $pid 2>/dev/null && fail "stubborn $pid still there"
 grep -Eq "^[0-9]{13} teardown_kill stubborn $pid\$" "$d/events.log" ||
 	fail "no teardown_kill event: $(cat "$d/events.log" 2>/dev/null)"
-grep -q "stubborn ($pid) still there" "$d/err" || fail "nothing said on stderr: $(cat "$d/err")"
-kill $guard 2>/dev/null
+grep -q "stubborn ($pid) still there after 1000 ms" "$d/err" || fail "stderr: $(cat "$d/err")"
 
 # No pid (a part that never started): returns at once.
 t0=$(date +%s%3N)

@@ -594,6 +594,8 @@ static void test_reports(void **state)
 	unit_note_kill(&s->last_unit_kill, &u, t0);
 	s->kill_pending = true;
 	s->kill_pending_usec = t0;
+	kill_overdue(&d, s, t0 - 1); /* a kill made after the round's clock was read */
+	assert_true(s->kill_pending);
 	kill_overdue(&d, s, t0 + victim_wait_usec(&d));
 	assert_true(s->kill_pending);
 	assert_int_equal(s->last_unit_kill.ino, 7);
@@ -602,6 +604,7 @@ static void test_reports(void **state)
 	assert_int_equal(s->last_unit_kill.ino, 0);
 	close(p[0]);
 	close(p[1]);
+	d.reaper.report_rd = d.reaper.report_wr = -1;
 	scope_close(s);
 }
 

@@ -64,7 +64,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	/* Every page written (none stays the shared zero page), as -z asks. */
-	tool_fill(mem, size_bytes, ratio, &rng);
+	tool_fill(mem, 0, size_bytes, ratio, &rng);
 	if (argc == 3 && mark_ready(argv[2]) < 0) {
 		fprintf(stderr, "vm_eater: cannot mark ready in %s\n", argv[2]);
 		return 1;

@@ -132,7 +132,9 @@ scenario_flood() {
 		i=$((i + 1))
 	done
 	ev trouble dirty_mib=$(dirty_mib)
-	for i in $(seq 1 $n); do spawn offender mb-work eater vm_eater "${FILL[@]}" 80 /run/mb/ready; done
+	for i in $(seq 1 $n); do
+		spawn offender mb-work eater vm_eater "${FILL[@]}" 80 /run/mb/ready
+	done
 	LAST_EXIT=$EPOCHSECONDS
 	reap_until $([ "$quick" = 1 ] && echo 300 || echo 600) settled && ev settled
 }
