@@ -14,10 +14,14 @@
 #               before the kill was seen (the harness and the journal see it late), and the page
 #               cache MemAvailable counts was not being read back: the refaults of those 10 s
 #               (mb_sample's 7th column, 4 KiB pages; not applied to samples without it) came
-#               to less than 10 % of MemTotal. A thrash keeps MemAvailable high with the very
-#               pages it rereads (bench/machine's thrash: 1 GiB "available", 5 tabs of 6 at
-#               9 MiB/s for 90 s with the kernel alone). Not counted without a sample then, nor
-#               for the kernel's own OOM kills
+#               to less than 10 % of MemTotal, and in the last 2 s of them at a rate under 1 %
+#               of MemTotal a second (the same bound as a rate: a kill made within 2 s of the
+#               first refaults, as a thrash must be caught, has no 10 s of them to sum; the
+#               leak: the bystanders' files reread at 48 MiB/s for 1.7 s before the kill, 69
+#               MiB in all, under the 198 MiB of 10 %). A thrash keeps MemAvailable high with
+#               the very pages it rereads (bench/machine's thrash: 1 GiB "available", 5 tabs of
+#               6 at 9 MiB/s for 90 s with the kernel alone). Not counted without a sample then,
+#               nor for the kernel's own OOM kills
 #   wrong       victims that are not offenders: bystanders, the probe, the service, other pids
 #   kernel_kills  the kernel's OOM kills (/proc/vmstat oom_kill over the scenario, mb_sample)
 #   recovery_s  from the trouble (the scenario's "trouble" event) to the later of the last kill
@@ -121,16 +125,22 @@ END {
 		if (role[p] != "offender") { wrong++; continue }
 		if (p in kernel_kill) continue # the kernel OOM killer: never early
 		# Premature: memory was there in every sample of the 10 s before (none: not known).
-		mina = -1; minf = -1; r0 = -1; r1 = -1
+		mina = -1; minf = -1; r0 = -1; r1 = -1; q0 = -1
 		for (j = 1; j <= ns; j++) {
 			if (st[j] < killed[p] - 10000 || st[j] > killed[p]) continue
 			if (mina < 0 || sa[j] < mina) mina = sa[j]
 			if (minf < 0 || sf[j] < minf) minf = sf[j]
-			if (sr[j] >= 0) { if (r0 < 0) r0 = sr[j]; r1 = sr[j] }
+			if (sr[j] < 0) continue
+			if (r0 < 0) r0 = sr[j]
+			r1 = sr[j]; t1 = st[j]
+			if (q0 < 0 && st[j] >= killed[p] - 2000) { q0 = sr[j]; tq0 = st[j] }
 		}
 		reread = r0 >= 0 ? (r1 - r0) * 4 : 0
+		# ... or as a rate (KiB/s), over the last 2 s: a thrash caught soon after it began has
+		# not had 10 s to sum its rereads.
+		rate = (q0 >= 0 && t1 > tq0) ? (r1 - q0) * 4 * 1000 / (t1 - tq0) : 0
 		if (mina >= 0 && mina >= mem / 10 && (swap_kib == 0 || minf >= swap_kib / 10) && \
-		    reread < mem / 10)
+		    reread < mem / 10 && rate < mem / 100)
 			premature++
 	}
 	rec_end = lastkill > lastfz ? lastkill : lastfz

@@ -148,6 +148,23 @@ for rate in 5000 4999; do
 done
 want "$d/t5000" premature 0
 want "$d/t4999" premature 1
+# ... or the last 2 s read back at 1 % of MemTotal a second (20,000 KiB/s: 5,000 pages), though
+# the 10 s sum stays under 10 %: a thrash (or a leak's bystanders) caught as it begins. Refaults
+# from 28 s on, 6,000 or 4,999 pages a second; the kill seen at 30 s.
+for rate in 6000 4999; do
+	c=$d/run2/late-$rate/oomguard
+	cell "$c" oomguard thrash
+	probe "$c" 40
+	awk -v r="$rate" 'BEGIN { for (s = 0; s < 40; s++)
+		print s * 1000, 1500000, 0, 0, 0, 5, (s > 28 ? (s - 28) * r : 0) }' >"$c/out/samples.log"
+	printf '1000 start\n2000 trouble\n2100 spawn tab1 101 offender\n30000 exit tab1 101 137\n' \
+		>"$c/out/events.log"
+	echo '35000 end' >>"$c/out/events.log"
+	bench/machine/metrics.sh "$c" >"$d/l$rate" || fail "metrics.sh failed on the late thrash cell"
+	want "$d/l$rate" kills 1
+done
+want "$d/l6000" premature 0
+want "$d/l4999" premature 1
 # nohang names its victim over several lines; the victim, SIGTERMed, exits 0 (mem_eater does):
 # the kill is seen only in the journal. The line of its top list names another pid first.
 c=$d/run2/leak/nohang
