@@ -86,7 +86,6 @@ enum scope_reads { READS_MACHINE, READS_V1_BLKIO, READS_V2_IO_STAT };
 /* The cumulative counters of one snapshot, kept for the window. */
 struct scope_counters {
 	uint64_t time_usec, stall_events, stall_usec, reclaimed, refaulted, read_pages;
-	uint64_t refaulted_anon;	    /* the snapshot's @refaulted_anon */
 	uint64_t written;		    /* the snapshot's @written_pages */
 	uint64_t write_pending, file_pages; /* gauges: dirty + writeback, file LRU pages */
 };
@@ -95,7 +94,6 @@ struct scope_counters {
  * struct scope_snapshot - what one acquire read.
  * @time_usec:     CLOCK_MONOTONIC when read
  * @stall_events, @stall_usec, @reclaimed, @refaulted:  cumulative counters (see round_sample)
- * @refaulted_anon: the anon part of @refaulted (swap-ins)
  * @read_pages:    pages read from block devices (struct scope's @reads says whose)
  * @written_pages: pages written: a v2 group's io.stat wbytes, the machine's nr_dirtied, a v1
  *                 group's blkio writes (direct and sync only: v1 charges no writeback); 0
@@ -111,7 +109,6 @@ struct scope_counters {
 struct scope_snapshot {
 	uint64_t time_usec;
 	uint64_t stall_events, stall_usec, reclaimed, refaulted, read_pages, written_pages;
-	uint64_t refaulted_anon;
 	struct zone_snapshot zones[MAX_NR_ZONES];
 	size_t nr_zones;
 	uint64_t limit_bytes, usage_bytes, file_bytes, anon_bytes;

@@ -98,7 +98,6 @@ void scope_push_history(struct scope *s)
 	h->stall_usec = s->cur.stall_usec;
 	h->reclaimed = s->cur.reclaimed;
 	h->refaulted = s->cur.refaulted;
-	h->refaulted_anon = s->cur.refaulted_anon;
 	h->read_pages = s->cur.read_pages;
 	h->written = s->cur.written_pages;
 	h->write_pending = 0;
@@ -200,8 +199,6 @@ static void span_sample(const struct scope *s, struct round_sample *smp)
 	smp->span_read_pages = delta(now->read_pages, old->read_pages);
 	smp->span_refaulted_pages = delta(now->refaulted, old->refaulted);
 	smp->span_stall_events = delta(now->stall_events, old->stall_events);
-	smp->span_refaulted_anon_pages = delta(now->refaulted_anon, old->refaulted_anon);
-	smp->span_stall_usec = delta(now->stall_usec, old->stall_usec);
 	smp->is_group = s->kind != SCOPE_MACHINE;
 	smp->counts_writes = s->kind == SCOPE_MACHINE || s->reads == READS_V2_IO_STAT;
 	smp->free_plenty = s->kind == SCOPE_MACHINE && free_plenty(&s->cur);

@@ -12,13 +12,6 @@ static bool readahead_over_room(const struct round_sample *s, const struct progr
 	       s->long_refaulted_pages * 1000 < s->long_read_pages * PROGRESS_RA_SHARE_PERMILLE;
 }
 
-/* Most of the span's refaults are swap-ins, and PSI says they cost (almost) no time. */
-static bool swapins_kept_up(const struct round_sample *s)
-{
-	return s->has_stall_usec && s->span_refaulted_anon_pages * 2 > s->span_refaulted_pages &&
-	       s->span_stall_usec * PROGRESS_SWAPIN_STALL_DIV < s->span_usec;
-}
-
 enum thrash_state progress_thrash(const struct round_sample *s, const struct progress_params *p)
 {
 	/* A read without a pgpgin count (NFS, FUSE) still refaults: refaults are reads too. */
@@ -30,7 +23,7 @@ enum thrash_state progress_thrash(const struct round_sample *s, const struct pro
 	uint64_t floor = p->refault_min_pages * span;
 
 	if (read < PROGRESS_SPAN_PAGES || s->span_refaulted_pages * PROGRESS_CLEAN_SHARE_DIV < read ||
-	    rate * 2 < floor || (s->is_group && !s->span_stall_events) || swapins_kept_up(s))
+	    rate * 2 < floor || (s->is_group && !s->span_stall_events))
 		return THRASH_NONE;
 	if ((!s->counts_writes && s->span_file_pages &&
 	     s->span_write_pending_pages * PROGRESS_WRITEBACK_SHARE_DIV >= s->span_file_pages) ||

@@ -80,20 +80,6 @@
 #define PROGRESS_FREE_HIGH_MULT    2
 
 /*
- * Swap-ins that cost no time are not thrashing. Where most of a span's refaults are anon pages
- * read back from swap and PSI (where the scope has it) says tasks stalled on memory for less
- * than 1/PROGRESS_SWAPIN_STALL_DIV of the span, the refaults are zram's (or a fast device's)
- * doing what it is for: a swap-in of a page the kernel counts as working set is a memory stall
- * in PSI, so a swap that thrashes shows there, and one that keeps up does not (measured in
- * bench/machine's leak with zram: a leak at 16 MiB/s pushing two apps' anon into zram, 1,107
- * pages read back in 1.8 s, every one a refault, PSI some 69 us of it, 1.9 GiB of zram free:
- * 17 such rounds made a kill 80 s before the kernel or earlyoom would act). File refaults are
- * judged as before: a file reread past the room refaults pages that were never active, which
- * PSI does not see.
- */
-#define PROGRESS_SWAPIN_STALL_DIV 10
-
-/*
  * struct round_sample - the deltas of one poll interval of one scope.
  * @interval_usec:      wall time the deltas cover
  * @stall_events:       allocations that had to reclaim: allocstall (machine), failcnt (v1),
@@ -123,9 +109,6 @@
  *                      that count alone tells a writer's churn; the dirty gauge is for v1
  * @free_plenty:        the machine: every zone it allocates from has at least
  *                      PROGRESS_FREE_HIGH_MULT times its high watermark free (groups: false)
- * @span_refaulted_anon_pages:  the span's refaults of anon pages (swap-ins), among
- *                      @span_refaulted_pages
- * @span_stall_usec:    PSI "some" time in the span (meaningful with @has_stall_usec)
  */
 struct round_sample {
 	uint64_t interval_usec;
@@ -150,8 +133,6 @@ struct round_sample {
 	bool is_group;
 	bool counts_writes;
 	bool free_plenty;
-	uint64_t span_refaulted_anon_pages;
-	uint64_t span_stall_usec;
 };
 
 /*
