@@ -608,6 +608,41 @@ static void test_reports(void **state)
 	scope_close(s);
 }
 
+/* A verdict that kills nothing (the scope resolved on the re-check, the victim gone) leaves
+ * kill_unit auto's episode as it was: nothing was freed for the unit to take back. */
+static void test_no_kill_keeps_episode(void **state)
+{
+	struct scope *s = &d.scopes[0];
+	const struct kill_unit u = {.sd_ino = 9, .sd_bytes = 100 * MIB, .sd_victim_bytes = MIB};
+	struct oom_task victim = {.pid = 0, .comm = "gone"};
+	pid_t pid = fork();
+	int r;
+
+	(void)state;
+	if (pid == 0)
+		_exit(0);
+	assert_int_equal(waitpid(pid, NULL, 0), pid); /* reaped: its pid names nobody now */
+	victim.pid = pid;
+	config_defaults(&d.cfg);
+	d.helper.to_fd = -1;
+	assert_int_equal(scope_init_machine(s, "tests/fixtures/k6.18", FIXTURE_PAGE_SHIFT, scratch),
+			 0);
+	s->set = d.cfg.per_scope;
+	memset(&s->last_unit_kill, 0, sizeof(s->last_unit_kill));
+	unit_note_kill(&s->last_unit_kill, &u, now_usec());
+	for (int thrash = 0; thrash < 2; thrash++) { /* resolved on the re-check; then gone */
+		s->round.thrash = thrash ? THRASH_YES : THRASH_NONE;
+		r = daemon_kill(&d, s, &victim, 1, now_usec(), &u);
+		assert_true(r == -EAGAIN || r == -ESRCH);
+		/* the fixture's machine has memory free: resolved, unless the verdict is a
+		 * thrash, which free pages do not resolve; then the victim is gone */
+		assert_int_equal(r, thrash ? -ESRCH : -EAGAIN);
+		assert_int_equal(s->last_unit_kill.ino, 9);
+		assert_int_equal(s->last_unit_kill.victim_bytes, MIB);
+	}
+	scope_close(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -618,6 +653,7 @@ int main(void)
 	    cmocka_unit_test(test_auto),
 	    cmocka_unit_test(test_grace),
 	    cmocka_unit_test(test_reports),
+	    cmocka_unit_test(test_no_kill_keeps_episode),
 	};
 
 	log_max_prio = LOG_PRIO_ERR;
