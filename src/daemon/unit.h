@@ -47,7 +47,7 @@ enum kill_unit_mode {
  *                same name is another)
  * @usec:         when its last victim was killed
  * @unit_bytes:   the unit's anon + swap when the episode's first victim was chosen
- * @victim_bytes: what the episode's victims held (rss), summed
+ * @victim_bytes: what the episode's victims held of it (RssAnon + VmSwap), summed
  */
 struct unit_kill_record {
 	uint64_t ino, usec, unit_bytes, victim_bytes;
@@ -95,9 +95,8 @@ bool unit_regrown(const struct unit_kill_record *last, const struct kill_unit *u
 /*
  * unit_note_kill() - the victim of @u (holding @u->sd_victim_bytes) was killed at @now: added
  * to @last's episode when it is in the same unit within the window, else a new episode begins;
- * forgotten
- * when it was in no systemd unit or its unit died whole (and by the caller in a dry run, where
- * nothing is freed for a unit to take back).
+ * forgotten when it was in no systemd unit or its unit died whole (and by the caller in a dry
+ * run, where nothing is freed for a unit to take back).
  */
 void unit_note_kill(struct unit_kill_record *last, const struct kill_unit *u, uint64_t now);
 

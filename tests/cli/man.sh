@@ -41,6 +41,25 @@ for k in $keys; do
 	grep -qE "(^|[^a-z_])$k([^a-z_]|$)" <<<"$text" || fail "oomguard.conf(5) lacks the key $k"
 done
 
+# Enumerated keys: every value the parser names is in the key's synopsis, and the default is
+# the one the page calls so (kill_unit: config_kill_unit_name(); its default from config.c).
+values=$(sed -n '/^const char \*config_kill_unit_name/,/^}/p' src/daemon/config.c |
+	grep -oE '"[a-z_]+"' | tr -d '"')
+[ "$(wc -l <<<"$values")" -ge 4 ] || fail "kill_unit values not found: $values"
+synopsis=$(grep -E '^ *kill_unit = ' <<<"$text" | head -n 1)
+for v in $values; do
+	grep -qE "[ =|]$v(\||$| )" <<<"$synopsis" ||
+		fail "oomguard.conf(5): kill_unit = lacks $v: $synopsis"
+done
+default=$(sed -n 's/^[[:space:]]*c->per_scope.kill_unit = KILL_UNIT_\([A-Z_]*\);.*/\1/p' \
+	src/daemon/config.c | tr 'A-Z' 'a-z')
+[ -n "$default" ] || fail "kill_unit's default not found in config.c"
+grep -qE "(^|[^a-z_])$default \(default\)" <<<"$text" ||
+	fail "oomguard.conf(5) does not call kill_unit's default ($default) the default"
+text8=$(render man/oomguard.8)
+grep -qE "kill_unit = $default\W+\(the default\)" <<<"$text8" ||
+	fail "oomguard(8)'s KILL UNITS does not call kill_unit = $default the default"
+
 unit=build/oomguard.service
 [ -f "$unit" ] || fail "$unit is not built (make)"
 docs=$(sed -n 's/^Documentation=//p' "$unit")
