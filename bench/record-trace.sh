@@ -7,8 +7,9 @@
 #   the onset of thrashing in the trace's header.
 # OUT: "# limit_bytes=N page_size=4096 onset_ms=T|- readahead_kb=K" (K: the largest read_ahead_kb
 #   of /sys/block, what the daemon reads at start-up) then per line
-#   t_ms failcnt refaulted_pages read_bytes usage_bytes file_bytes under_oom dirty_bytes
-#   (dirty_bytes: dirty + writeback; traces recorded before it have 7 columns)
+#   t_ms failcnt refaulted_pages read_bytes usage_bytes file_bytes under_oom dirty_bytes io_some_us
+#   (dirty_bytes: dirty + writeback; io_some_us: the machine's /proc/pressure/io "some" total, -1
+#   where it cannot be read; traces recorded before them have 7 or 8 columns)
 set -u
 cd "$(dirname "$0")/.." || exit 1
 out=$1 limit=$2 rate=$3 secs=$4
@@ -31,7 +32,7 @@ cg_spawn "$CG" pid "$@" >"$tmp/cmd.out" 2>&1
 # Builtins only in the loop (no process per sample): a sample takes a few ms, not the 100 ms
 # of a round.
 sample() {
-	local k v d op n fc us uo=0 rf=0 fb=0 rd=0 db=0 seen=0 now=${EPOCHREALTIME/./}
+	local k v d op n fc us uo=0 rf=0 fb=0 rd=0 db=0 io=-1 seen=0 now=${EPOCHREALTIME/./}
 	read -r fc <"$mem/memory.failcnt"
 	read -r us <"$mem/memory.usage_in_bytes"
 	while read -r k v; do
@@ -47,7 +48,12 @@ sample() {
 	while read -r k v; do [ "$k" = under_oom ] && uo=$v; done <"$mem/memory.oom_control"
 	while read -r d op n; do [ "$op" = Read ] && rd=$((rd + n)); done \
 		<"$blk/blkio.throttle.io_service_bytes_recursive"
-	echo "$((now / 1000 - t0)) $fc $rf $rd $us $fb $uo $db"
+	if [ -r /proc/pressure/io ]; then
+		while read -r k v; do
+			[ "$k" = some ] && v=${v##*total=} && io=$v
+		done </proc/pressure/io
+	fi
+	echo "$((now / 1000 - t0)) $fc $rf $rd $us $fb $uo $db $io"
 }
 {
 	end=$((t0 + secs * 1000))

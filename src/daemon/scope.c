@@ -77,11 +77,13 @@ static int parse_v2_events(const char *buf, void *ret)
  *           until a read returns nothing; the others (cgroupfs files, PSI, meminfo) come whole
  *           from one read
  * @parse:   fills the struct the acquire passes (see each kind's acquire for which)
+ * @machine: a group's file that is the machine's: under the root, as the machine's are
  */
 struct scope_file {
 	const char *path;
 	bool records;
 	scope_parse_fn parse;
+	bool machine;
 };
 
 static const struct scope_file machine_files[NR_MACHINE_FILES] = {
@@ -90,6 +92,7 @@ static const struct scope_file machine_files[NR_MACHINE_FILES] = {
     [MACHINE_VMSTAT] = {"/proc/vmstat", true, parse_vmstat},
     [MACHINE_MEMINFO] = {"/proc/meminfo", false, parse_meminfo},
     [MACHINE_PSI] = {"/proc/pressure/memory", false, parse_psi},
+    [MACHINE_IO_PSI] = {"/proc/pressure/io", false, parse_psi},
 };
 
 static const struct scope_file v1_files[NR_V1_FILES] = {
@@ -99,6 +102,7 @@ static const struct scope_file v1_files[NR_V1_FILES] = {
     [V1_STAT] = {"/memory.stat", false, parse_v1_stat},
     [V1_OOM_CONTROL] = {"/memory.oom_control", false, parse_v1_oom_control},
     [V1_READS] = {NULL, false, NULL}, /* reads_files[] */
+    [V1_IO_PSI] = {"/proc/pressure/io", false, parse_psi, true},
 };
 
 static const struct scope_file v2_files[NR_V2_FILES] = {
@@ -109,6 +113,7 @@ static const struct scope_file v2_files[NR_V2_FILES] = {
     [V2_PRESSURE] = {"/memory.pressure", false, parse_psi},
     [V2_HIGH] = {"/memory.high", false, parse_u64},
     [V2_READS] = {NULL, false, NULL}, /* reads_files[] */
+    [V2_IO_PRESSURE] = {"/io.pressure", false, parse_psi},
 };
 
 /* The machine's reads for a group that has no counter of its own; its writes are unknown (the
@@ -172,7 +177,7 @@ int scope_load(struct scope *s, unsigned int f, char *scratch, void *ret)
 			root = NULL;
 			path = full;
 		}
-	} else if (s->kind != SCOPE_MACHINE) {
+	} else if (s->kind != SCOPE_MACHINE && !sf->machine) {
 		if (sys_join_path(full, sizeof(full), s->dir, sf->path) < 0)
 			return -ENAMETOOLONG;
 		root = NULL;

@@ -53,9 +53,20 @@ enum machine_file {
 	MACHINE_VMSTAT,
 	MACHINE_MEMINFO,
 	MACHINE_PSI,
+	MACHINE_IO_PSI,
 	NR_MACHINE_FILES
 };
-enum v1_file { V1_LIMIT, V1_USAGE, V1_FAILCNT, V1_STAT, V1_OOM_CONTROL, V1_READS, NR_V1_FILES };
+/* V1_IO_PSI: the machine's (v1 groups have no PSI of their own) */
+enum v1_file {
+	V1_LIMIT,
+	V1_USAGE,
+	V1_FAILCNT,
+	V1_STAT,
+	V1_OOM_CONTROL,
+	V1_READS,
+	V1_IO_PSI,
+	NR_V1_FILES
+};
 enum v2_file {
 	V2_MAX,
 	V2_CURRENT,
@@ -64,9 +75,10 @@ enum v2_file {
 	V2_PRESSURE,
 	V2_HIGH,
 	V2_READS,
+	V2_IO_PRESSURE,
 	NR_V2_FILES
 };
-#define SCOPE_MAX_FILES 7 /* the most of any kind: v2 */
+#define SCOPE_MAX_FILES 8 /* the most of any kind: v2 */
 
 /* Where a scope's pages read are counted (struct scope @reads). */
 enum scope_reads { READS_MACHINE, READS_V1_BLKIO, READS_V2_IO_STAT };
@@ -83,9 +95,13 @@ enum scope_reads { READS_MACHINE, READS_V1_BLKIO, READS_V2_IO_STAT };
 /* A quiet scope re-reads its expensive files (zoneinfo; memory.stat) at least this often. */
 #define SCOPE_FULL_READ_ROUNDS 50
 
+/* A snapshot's I/O stall total that was not read (a quiet round, no PSI): not comparable. */
+#define SCOPE_IO_UNKNOWN UINT64_MAX
+
 /* The cumulative counters of one snapshot, kept for the window. */
 struct scope_counters {
 	uint64_t time_usec, stall_events, stall_usec, reclaimed, refaulted, read_pages;
+	uint64_t io_stall_usec;		    /* the snapshot's @io_stall_usec */
 	uint64_t written;		    /* the snapshot's @written_pages */
 	uint64_t write_pending, file_pages; /* gauges: dirty + writeback, file LRU pages */
 };
@@ -94,6 +110,8 @@ struct scope_counters {
  * struct scope_snapshot - what one acquire read.
  * @time_usec:     CLOCK_MONOTONIC when read
  * @stall_events, @stall_usec, @reclaimed, @refaulted:  cumulative counters (see round_sample)
+ * @io_stall_usec: PSI io "some" total: the machine's (machine, v1 group), the group's (v2);
+ *                 SCOPE_IO_UNKNOWN when this snapshot did not read it
  * @read_pages:    pages read from block devices (struct scope's @reads says whose)
  * @written_pages: pages written: a v2 group's io.stat wbytes, the machine's nr_dirtied, a v1
  *                 group's blkio writes (direct and sync only: v1 charges no writeback); 0
@@ -109,6 +127,7 @@ struct scope_counters {
 struct scope_snapshot {
 	uint64_t time_usec;
 	uint64_t stall_events, stall_usec, reclaimed, refaulted, read_pages, written_pages;
+	uint64_t io_stall_usec;
 	struct zone_snapshot zones[MAX_NR_ZONES];
 	size_t nr_zones;
 	uint64_t limit_bytes, usage_bytes, file_bytes, anon_bytes;

@@ -46,6 +46,21 @@ static int read_pages(struct scope *s, unsigned int f, char *scratch, struct sco
 	return 0;
 }
 
+/*
+ * The I/O stall total (file @f of the kind's: MACHINE_IO_PSI, V1_IO_PSI, V2_IO_PRESSURE), read
+ * in the rounds that read all: it tells a slow disk's pause from silence (progress.h, "Refaults
+ * long past"). A kernel without PSI, or a file that cannot be read, leaves it unknown: the rule
+ * then judges as without it, and the scope is watched as before.
+ */
+static void read_io_stall(struct scope *s, unsigned int f, char *scratch,
+			  struct scope_snapshot *snap)
+{
+	struct psi_stats psi;
+
+	if (scope_load(s, f, scratch, &psi) == 0)
+		snap->io_stall_usec = psi.some.total_usec;
+}
+
 static int acquire_machine(struct scope *s, char *scratch, struct scope_snapshot *snap,
 			   const struct round_gate *gate)
 {
@@ -92,6 +107,7 @@ static int acquire_machine(struct scope *s, char *scratch, struct scope_snapshot
 	snap->written_pages = vm.nr_dirtied;
 	snap->kernel_oom_kills = vm.oom_kill;
 	read_all(s);
+	read_io_stall(s, MACHINE_IO_PSI, scratch, snap);
 	r = scope_load(s, MACHINE_ZONEINFO, scratch, &zl);
 	if (!r)
 		r = scope_load(s, MACHINE_BUDDYINFO, scratch, &zl);
@@ -154,6 +170,7 @@ static int acquire_v1(struct scope *s, char *scratch, struct scope_snapshot *sna
 	if (quiet && snap->stall_events == s->cur.stall_events) /* no event fd: failcnt */
 		return skip(s);
 	read_all(s);
+	read_io_stall(s, V1_IO_PSI, scratch, snap);
 	s->gate_stall_usec = gate ? gate->stall_usec : 0;
 	s->gate_refaulted = refaulted;
 	r = scope_load(s, V1_OOM_CONTROL, scratch, &oc);
@@ -234,6 +251,7 @@ static int acquire_v2(struct scope *s, char *scratch, struct scope_snapshot *sna
 	snap->anon_bytes = st.inactive_anon_bytes + st.active_anon_bytes;
 	/* Not every kernel has per-group PSI: without it, no stall time. */
 	snap->stall_usec = scope_load(s, V2_PRESSURE, scratch, &psi) < 0 ? 0 : psi.some.total_usec;
+	read_io_stall(s, V2_IO_PRESSURE, scratch, snap);
 	snap->parked = false;
 	snap->swap_free = false;
 	scope_cgroup_zone(snap, s->set.reserve_permille,
@@ -253,6 +271,7 @@ int scope_acquire_gated(struct scope *s, char *scratch, uint64_t now_usec,
 	int r;
 
 	snap.time_usec = now_usec;
+	snap.io_stall_usec = SCOPE_IO_UNKNOWN; /* until a round that reads all reads it */
 	if (s->warm)
 		s->warm--;
 	switch (s->kind) {

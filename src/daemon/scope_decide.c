@@ -99,6 +99,7 @@ void scope_push_history(struct scope *s)
 	h->reclaimed = s->cur.reclaimed;
 	h->refaulted = s->cur.refaulted;
 	h->read_pages = s->cur.read_pages;
+	h->io_stall_usec = s->cur.io_stall_usec;
 	h->written = s->cur.written_pages;
 	h->write_pending = 0;
 	for (size_t i = 0; i < s->cur.nr_zones; i++)
@@ -178,6 +179,31 @@ static bool free_plenty(const struct scope_snapshot *snap)
 	return used > 0;
 }
 
+/*
+ * The silence at the end of the history (progress.h, "Refaults long past"): back from the
+ * newest round over the rounds that read and refaulted nothing, and the I/O stall over them,
+ * known when every snapshot of the silence read it.
+ */
+static void silence_sample(const struct scope *s, struct round_sample *smp)
+{
+	const struct scope_counters *now = hist_back(s, 0), *start = now;
+	bool known = now->io_stall_usec != SCOPE_IO_UNKNOWN;
+
+	for (unsigned int back = 1; back < s->hist_len; back++) {
+		const struct scope_counters *h = hist_back(s, back);
+
+		if (h->read_pages != now->read_pages || h->refaulted != now->refaulted)
+			break;
+		start = h;
+		known = known && h->io_stall_usec != SCOPE_IO_UNKNOWN;
+	}
+	smp->silence_usec = delta(now->time_usec, start->time_usec);
+	smp->has_silence_io = known && now->io_stall_usec >= start->io_stall_usec;
+	smp->silence_io_stall_usec = smp->has_silence_io
+					 ? now->io_stall_usec - start->io_stall_usec
+					 : 0;
+}
+
 static void span_sample(const struct scope *s, struct round_sample *smp)
 {
 	const struct scope_counters *now = hist_back(s, 0), *old = now;
@@ -203,6 +229,7 @@ static void span_sample(const struct scope *s, struct round_sample *smp)
 	smp->counts_writes = s->kind == SCOPE_MACHINE || s->reads == READS_V2_IO_STAT;
 	smp->free_plenty = s->kind == SCOPE_MACHINE && free_plenty(&s->cur);
 	writeback_peak(s, smp);
+	silence_sample(s, smp);
 }
 
 void scope_build_request(const struct scope *s, struct alloc_request *ret_req)

@@ -12,6 +12,14 @@ static bool readahead_over_room(const struct round_sample *s, const struct progr
 	       s->long_refaulted_pages * 1000 < s->long_read_pages * PROGRESS_RA_SHARE_PERMILLE;
 }
 
+/* Nothing read or refaulted for a while, and no task waiting for a read meanwhile (progress.h,
+ * "Refaults long past"). */
+static bool refaults_past(const struct round_sample *s)
+{
+	return s->has_silence_io && s->silence_usec >= PROGRESS_SILENCE_MIN_USEC &&
+	       s->silence_io_stall_usec * PROGRESS_SILENCE_IO_DIV < s->silence_usec;
+}
+
 enum thrash_state progress_thrash(const struct round_sample *s, const struct progress_params *p)
 {
 	/* A read without a pgpgin count (NFS, FUSE) still refaults: refaults are reads too. */
@@ -29,8 +37,11 @@ enum thrash_state progress_thrash(const struct round_sample *s, const struct pro
 	     s->span_write_pending_pages * PROGRESS_WRITEBACK_SHARE_DIV >= s->span_file_pages) ||
 	    (s->recent_refaulted_pages && s->recent_written_pages >= s->recent_refaulted_pages))
 		return THRASH_WRITEBACK;
-	if (s->span_refaulted_pages * PROGRESS_THRASH_SHARE_DIV >= read && rate >= floor)
+	if (s->span_refaulted_pages * PROGRESS_THRASH_SHARE_DIV >= read && rate >= floor) {
+		if (refaults_past(s))
+			return THRASH_STALE;
 		return readahead_over_room(s, p) ? THRASH_READAHEAD : THRASH_YES;
+	}
 	return THRASH_MIXED;
 }
 
@@ -71,6 +82,8 @@ static const char *hold_reason(enum thrash_state t)
 		return "refaults beside a writer's dirty pages: count held";
 	case THRASH_READAHEAD:
 		return "refaults of read-ahead in a small room: count held";
+	case THRASH_STALE:
+		return "refaults long past, no task waits for reads: count held";
 	default:
 		return "reads partly refaults: count held";
 	}
@@ -114,8 +127,8 @@ void progress_round(const struct round_sample *s, const struct progress_params *
 	stalled = s->has_stall_usec && s->interval_usec &&
 		  s->stall_usec * 1000 > s->interval_usec * p->stall_bound_permille;
 	/* 4. */
-	if ((r.thrash == THRASH_MIXED && !stalled) || r.thrash == THRASH_WRITEBACK ||
-	    r.thrash == THRASH_READAHEAD) {
+	if (((r.thrash == THRASH_MIXED || r.thrash == THRASH_STALE) && !stalled) ||
+	    r.thrash == THRASH_WRITEBACK || r.thrash == THRASH_READAHEAD) {
 		r.hold = true;
 		r.reason = hold_reason(r.thrash);
 		goto out;

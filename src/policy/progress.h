@@ -68,6 +68,19 @@
  * that forget at the pace of PROGRESS_RA_MEMORY_WINDOWS windows read) is at least
  * PROGRESS_RA_SHARE_PERMILLE: a loop reaches it about two windows into its rereads, a stream
  * never (measured: docs/daemon-design.md "Read-ahead larger than the room").
+ *
+ * Refaults long past: the span reaches back up to PROGRESS_SPAN_MAX_USEC so that a slow disk's
+ * batches, seconds apart, are judged together; it also carries a burst of refaults over the
+ * quiet rounds after it. Between a slow disk's batches the thrashing tasks wait for their reads:
+ * measured, the machine's PSI io "some" was 90-102 ms of every 100 ms round in the pauses of up
+ * to 2 s of a thrash at 4 MiB/s (tests/fixtures/traces/thrash-4mibs-read-io.trace). After a
+ * burst nobody waits (measured in bench/machine's leak with zram: 1,107 swap-ins in 0.8 s as
+ * the leak reached swap, then nothing; the span carried them over 17 quiet rounds, each said
+ * thrashing, and the leak was killed with 1.9 GiB of swap free). So when the scope has read and
+ * refaulted nothing for the last PROGRESS_SILENCE_MIN_USEC or more (@silence_usec) and its I/O
+ * stall over that silence is under 1/PROGRESS_SILENCE_IO_DIV of it, a span that says thrashing
+ * holds the count (THRASH_STALE): what it says is old news. Where the I/O stall is not
+ * measured (no PSI), the span judges as before.
  */
 #define PROGRESS_SPAN_PAGES        512
 #define PROGRESS_SPAN_MAX_USEC     3000000ull
@@ -78,6 +91,8 @@
 #define PROGRESS_RA_MEMORY_WINDOWS 2
 #define PROGRESS_RA_SHARE_PERMILLE 750
 #define PROGRESS_FREE_HIGH_MULT    2
+#define PROGRESS_SILENCE_MIN_USEC  200000ull
+#define PROGRESS_SILENCE_IO_DIV    2
 
 /*
  * struct round_sample - the deltas of one poll interval of one scope.
@@ -109,6 +124,9 @@
  *                      that count alone tells a writer's churn; the dirty gauge is for v1
  * @free_plenty:        the machine: every zone it allocates from has at least
  *                      PROGRESS_FREE_HIGH_MULT times its high watermark free (groups: false)
+ * @silence_usec:       how long the scope has read and refaulted nothing, up to now
+ * @silence_io_stall_usec:  PSI io "some" time over that silence; ignored unless
+ *                      @has_silence_io (measured in every round of it)
  */
 struct round_sample {
 	uint64_t interval_usec;
@@ -133,6 +151,9 @@ struct round_sample {
 	bool is_group;
 	bool counts_writes;
 	bool free_plenty;
+	uint64_t silence_usec;
+	uint64_t silence_io_stall_usec;
+	bool has_silence_io;
 };
 
 /*
@@ -172,8 +193,16 @@ struct progress_params {
 
 /* What the read share of the span says (above); WRITEBACK: a share that says thrashing or
  * mixed, beside a writer's dirty pages; READAHEAD: a span that says thrashing in a room of few
- * read-ahead windows, whose long share does not. */
-enum thrash_state { THRASH_NONE, THRASH_MIXED, THRASH_YES, THRASH_WRITEBACK, THRASH_READAHEAD };
+ * read-ahead windows, whose long share does not; STALE: a span that says thrashing, its
+ * refaults long past (silence, and no task waits for reads). */
+enum thrash_state {
+	THRASH_NONE,
+	THRASH_MIXED,
+	THRASH_YES,
+	THRASH_WRITEBACK,
+	THRASH_READAHEAD,
+	THRASH_STALE
+};
 
 /*
  * struct round_result - the judgement and the inputs behind it, for the log.
@@ -210,7 +239,7 @@ enum thrash_state progress_thrash(const struct round_sample *s, const struct pro
  *      what reclaim took (a loop over a file larger than the room left for it refaults every
  *      page it reads; the kernel's own thrash accounting, PSI and delay accounting, sees only
  *      refaults of pages that were active, which such a loop never makes).
- *   4. Mixed (unless PSI says stalled, 5.), refaults beside a writer's dirty pages, or
+ *   4. Mixed or stale (unless PSI says stalled, 5.), refaults beside a writer's dirty pages, or
  *      read-ahead over the room: hold (blk-throttled rereads interleave with cold reads now and
  *      then: such a span must not restart the count; a writer's churn, or a stream's
  *      read-ahead, must not advance it). A mixed share is no reason to doubt PSI: cold reads

@@ -97,7 +97,12 @@ progress.c	s@PROGRESS_THRASH_SHARE_DIV >= read && rate >= floor@PROGRESS_THRASH_
 progress.c	s@PROGRESS_THRASH_SHARE_DIV >= read && rate >= floor@PROGRESS_THRASH_SHARE_DIV >= read@	rate floor dropped
 progress.c	s@r.thrash == THRASH_NONE) {@r.thrash != THRASH_YES) {@	mixed span not a round
 progress.c	s@if (r.thrash == THRASH_YES) {@if (0) {@	thrash rule dropped
-progress.c	s@if ((r.thrash == THRASH_MIXED \&\& !stalled) || r.thrash == THRASH_WRITEBACK ||@if (0 || r.thrash == THRASH_WRITEBACK ||@	mixed hold dropped
+progress.c	s@(r.thrash == THRASH_MIXED || r.thrash == THRASH_STALE)@(r.thrash == THRASH_STALE)@	mixed hold dropped
+progress.c	s@(r.thrash == THRASH_MIXED || r.thrash == THRASH_STALE)@(r.thrash == THRASH_MIXED)@	stale hold dropped
+progress.c	s@return THRASH_STALE;@return THRASH_YES;@	stale span judged thrashing
+progress.c	s@s->silence_usec >= PROGRESS_SILENCE_MIN_USEC@s->silence_usec > PROGRESS_SILENCE_MIN_USEC@	silence bound off by one
+progress.c	s@PROGRESS_SILENCE_IO_DIV < s->silence_usec@PROGRESS_SILENCE_IO_DIV <= s->silence_usec@	silence I/O bound off by one
+progress.c	s@return s->has_silence_io \&\& @return @	unmeasured silence judged stale
 progress.c	s@return THRASH_WRITEBACK;@return THRASH_YES;@	writer's churn judged thrashing
 progress.c	s@s->recent_written_pages >= s->recent_refaulted_pages@s->recent_written_pages > s->recent_refaulted_pages@	written bound off by one
 progress.c	s@PROGRESS_WRITEBACK_SHARE_DIV >= s->span_file_pages@PROGRESS_WRITEBACK_SHARE_DIV > s->span_file_pages@	writeback gauge bound off by one
@@ -109,7 +114,7 @@ progress.c	s@(s->is_group \&\& !s->span_stall_events)@0@	a group's refaults judg
 progress.c	s@(s->is_group \&\& !s->span_stall_events)@(!s->span_stall_events)@	the machine's refaults need stalls too
 progress.c	s@(!s->counts_writes \&\& s->span_file_pages@(s->span_file_pages@	the dirty gauge read where writes are counted
 progress.c	s@if (s->free_plenty) {@if (0) {@	a machine with plenty free judged
-progress.c	s@(r.thrash == THRASH_MIXED \&\& !stalled)@(r.thrash == THRASH_MIXED)@	a mixed share holds against PSI
+progress.c	s@|| r.thrash == THRASH_STALE) \&\& !stalled)@|| r.thrash == THRASH_STALE))@	mixed and stale shares hold against PSI
 progress.c	s@memory_pages + d_read) + d_ref;@memory_pages + d_read) * 0 + ls->refaulted + d_ref;@	long share never forgets refaults
 progress.c	s@if (d_ref > d_read)@if (0)@	long share: refaults not reads
 progress.c	s@r.hold = true;@r.hold = false;@	hold not reported

@@ -21,6 +21,14 @@
 #define THRASH_FAILCNT 4
 #define HEALTHY 4000 /* pages read per round, none refaulted */
 
+/*
+ * The I/O stall (the machine's PSI io "some") a round adds: by default a whole round, as the
+ * tasks of a thrashing group wait for their reads through the pauses of a slow disk (measured:
+ * tests/fixtures/traces/thrash-4mibs-read-io.trace); 0 for a scope whose tasks wait for nothing,
+ * SCOPE_IO_UNKNOWN for one that cannot measure it.
+ */
+static uint64_t io_wait = MS100;
+
 /* A v1 scope whose counters move by @failcnt, @refault and @read per round. */
 static void step_read(struct scope *s, const struct config *c, uint64_t failcnt, uint64_t refault,
 		      uint64_t read, bool parked)
@@ -32,6 +40,12 @@ static void step_read(struct scope *s, const struct config *c, uint64_t failcnt,
 	s->cur.refaulted += refault;
 	s->cur.read_pages += read;
 	s->cur.parked = parked;
+	if (io_wait == SCOPE_IO_UNKNOWN)
+		s->cur.io_stall_usec = SCOPE_IO_UNKNOWN;
+	else
+		s->cur.io_stall_usec = (s->cur.io_stall_usec == SCOPE_IO_UNKNOWN
+						? 0
+						: s->cur.io_stall_usec) + io_wait;
 	scope_push_history(s);
 	scope_decide(s, c);
 }
@@ -304,6 +318,82 @@ static void test_progress_and_quiet_reset(void **state)
 	assert_false(s.round.is_round);
 }
 
+/*
+ * Refaults long past (progress.h): a burst of refaults, then silence in which no task waits
+ * for a read (measured in bench/machine's leak with zram: 1,107 swap-ins in 0.8 s, then
+ * nothing; every quiet round said thrashing until the count reached 16 and the leak was killed
+ * with 1.9 GiB of swap free). The rounds of the burst count; once the silence reaches
+ * PROGRESS_SILENCE_MIN_USEC the count is held, and once the burst leaves the span the rounds are
+ * quiet and SCOPE_QUIET_ROUNDS_RESET of them end the "allocation". The same silence with the
+ * tasks waiting for reads is a slow disk's pause: it counts (test_progress_and_quiet_reset);
+ * unmeasured, it counts as before.
+ */
+/* What the span says after 8 rounds of thrash and 200 ms of silence with @io of I/O stall a
+ * round. */
+static enum thrash_state after_silence(uint64_t io)
+{
+	struct scope s;
+	struct config c;
+
+	v1_scope(&s, &c, 0, 1600);
+	io_wait = MS100;
+	assert_int_equal(rounds_to_oom(&s, &c, THRASH_FAILCNT, THRASH, false, 8), 0);
+	io_wait = io;
+	step_read(&s, &c, 0, 0, 0, false);
+	step_read(&s, &c, 0, 0, 0, false);
+	io_wait = MS100;
+	return s.round.thrash;
+}
+
+static void test_silence_without_io_wait(void **state)
+{
+	struct scope s;
+	struct config c;
+	int i, held = 0, stale = 0;
+
+	(void)state;
+	v1_scope(&s, &c, 0, 1600);
+	assert_int_equal(rounds_to_oom(&s, &c, THRASH_FAILCNT, THRASH, false, 8), 0);
+	assert_int_equal(s.decision.no_progress_loops, 8);
+	io_wait = 0;
+	for (i = 0; i < 60 && !s.oom; i++) {
+		step_read(&s, &c, 0, 0, 0, false);
+		if (i == 0) /* 100 ms of silence: too short to tell from a pause between reads */
+			assert_int_equal(s.round.thrash, THRASH_YES);
+		if (s.round.thrash == THRASH_STALE) {
+			assert_true(s.round.hold);
+			assert_string_equal(s.decision.reason, "count held");
+			stale++;
+		}
+		held += s.round.hold;
+	}
+	assert_false(s.oom);
+	assert_int_equal(s.retry.no_progress_loops, 0); /* the quiet rounds reset it */
+	assert_int_equal(s.sample.silence_usec, 31 * MS100); /* the history: 32 rounds */
+	assert_true(s.sample.has_silence_io);
+	assert_int_equal(s.sample.silence_io_stall_usec, 0);
+	/* Held from 200 ms of silence until the burst leaves the span at 3 s; stale until the
+	 * last round's 600 refaults over the span fall under 256 a second (2.3 s), mixed after. */
+	assert_int_equal(held, 28);
+	assert_int_equal(stale, 21);
+	assert_int_equal(s.decision.no_progress_loops, 0);
+
+	/* I/O waits under half the silence still say "nobody waits"; half or more do not. */
+	assert_int_equal(after_silence(MS100 / 2 - 1), THRASH_STALE);
+	assert_int_equal(after_silence(MS100 / 2), THRASH_YES);
+
+	/* Unmeasured (no PSI, or a quiet round that read nothing): judged as before. */
+	v1_scope(&s, &c, 0, 1600);
+	io_wait = MS100;
+	assert_int_equal(rounds_to_oom(&s, &c, THRASH_FAILCNT, THRASH, false, 8), 0);
+	io_wait = SCOPE_IO_UNKNOWN;
+	for (i = 0; i < 8; i++)
+		step_read(&s, &c, 0, 0, 0, false);
+	assert_true(s.oom);
+	assert_false(s.sample.has_silence_io);
+	io_wait = MS100;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -312,6 +402,7 @@ int main(void)
 	    cmocka_unit_test(test_healthy_never_oom),
 	    cmocka_unit_test(test_machine_free_plenty),
 	    cmocka_unit_test(test_progress_and_quiet_reset),
+	    cmocka_unit_test(test_silence_without_io_wait),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

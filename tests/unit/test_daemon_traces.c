@@ -49,6 +49,7 @@ static int replay(const char *path, struct replay *ret)
 	ret->samples = 0;
 	while (fgets(line, sizeof(line), f)) {
 		unsigned long long t, fc, rf, rd, us, fb, uo, db = 0;
+		long long io = -1;
 		char *p;
 		int n;
 
@@ -62,10 +63,11 @@ static int replay(const char *path, struct replay *ret)
 				s.readahead_pages = strtoull(p + 13, NULL, 10) >> 2;
 			continue;
 		}
-		/* 8 columns since dirty + writeback is recorded; 7 before */
-		n = sscanf(line, "%llu %llu %llu %llu %llu %llu %llu %llu", &t, &fc, &rf, &rd, &us,
-			   &fb, &uo, &db);
-		if (n != 7 && n != 8) {
+		/* 9 columns since the machine's I/O stall is recorded (-1: not readable), 8 since
+		 * dirty + writeback is, 7 before */
+		n = sscanf(line, "%llu %llu %llu %llu %llu %llu %llu %llu %lld", &t, &fc, &rf, &rd,
+			   &us, &fb, &uo, &db, &io);
+		if (n < 7 || n > 9) {
 			fclose(f);
 			return -1;
 		}
@@ -79,6 +81,7 @@ static int replay(const char *path, struct replay *ret)
 		s.cur.usage_bytes = us;
 		s.cur.file_bytes = fb;
 		s.cur.parked = uo != 0;
+		s.cur.io_stall_usec = io >= 0 ? (uint64_t)io : SCOPE_IO_UNKNOWN;
 		scope_cgroup_zone(&s.cur, s.set.reserve_permille, db, s.page_shift);
 		scope_push_history(&s);
 		scope_decide(&s, &c);
