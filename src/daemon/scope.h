@@ -215,6 +215,7 @@ struct scope {
 	bool has_prev;
 	struct scope_counters hist[SCOPE_HISTORY_ROUNDS];
 	unsigned int hist_len, hist_next;
+	int64_t window_io_usec; /* PSI io "some" over the window, for the log; -1: not read */
 	struct retry_state retry;
 	unsigned int quiet_rounds;
 	struct round_sample sample;

@@ -10,13 +10,18 @@
 
 /*
  * A gated acquire may read nothing this round: it has a last read, that read is younger than
- * SCOPE_FULL_READ_ROUNDS, no task was parked then and no event woke the scope since. Each kind
- * adds its own "nothing moved" test.
+ * SCOPE_FULL_READ_ROUNDS, no task was parked then, no event woke the scope since, and the rule is
+ * not counting rounds without progress. Each kind adds its own "nothing moved" test. A scope
+ * that counts is read every round: a round that read nothing repeats the last counters, and its
+ * verdict would be made on what was not read (measured in bench/machine's thrash, 5 December:
+ * after two kills the machine's PSI memory total stood still, as file refaults are no memory
+ * stall; the rounds read nothing for 2.1 s, the span kept the last refaults, each round said
+ * thrashing, and a third tab was killed).
  */
 static bool may_skip(const struct scope *s, const struct round_gate *gate)
 {
 	return gate && s->cur.time_usec && s->full_age + 1 < SCOPE_FULL_READ_ROUNDS &&
-	       !s->cur.parked && !s->woken && !s->warm;
+	       !s->cur.parked && !s->woken && !s->warm && !s->retry.no_progress_loops;
 }
 
 /* This round reads nothing: the files age. */

@@ -280,6 +280,11 @@ void scope_decide(struct scope *s, const struct config *c)
 	smp->reclaimed_pages = delta(s->cur.reclaimed, old->reclaimed);
 	smp->has_reclaimed = s->kind != SCOPE_CGROUP_V1;
 	smp->refaulted_pages = delta(s->cur.refaulted, old->refaulted);
+	s->window_io_usec = s->cur.io_stall_usec != SCOPE_IO_UNKNOWN &&
+				    old->io_stall_usec != SCOPE_IO_UNKNOWN &&
+				    s->cur.io_stall_usec >= old->io_stall_usec
+			    ? (int64_t)(s->cur.io_stall_usec - old->io_stall_usec)
+			    : -1;
 	span_sample(s, smp);
 	progress_long_share_add(&s->long_share, s->cur.read_pages, s->cur.refaulted,
 				PROGRESS_RA_MEMORY_WINDOWS * s->readahead_pages);

@@ -122,6 +122,7 @@ static void test_v2_group(void **state)
 	s.set.reserve_permille = 10;
 	assert_int_equal(s.kind, SCOPE_CGROUP_V2);
 	assert_int_equal(scope_acquire(&s, scratch, 1000), 0);
+	assert_int_equal(s.cur.io_stall_usec, 777000); /* its own io.pressure */
 	z = &s.cur.zones[0];
 	assert_int_equal(s.cur.nr_zones, 1);
 	assert_int_equal(z->managed_pages, 65536);
@@ -244,8 +245,17 @@ static void test_v1_gate(void **state)
 	g.refaulted = 500;
 	assert_int_equal(scope_acquire_gated(&s, scratch, t += 100000, &g), 0);
 	assert_int_equal(s.full_age, 0); /* the first read is full */
+	assert_int_equal(s.cur.io_stall_usec, 4321000); /* the machine's: v1 has no PSI */
 	assert_int_equal(scope_acquire_gated(&s, scratch, t += 100000, &g), 0);
 	assert_int_equal(s.full_age, 1); /* nothing moved: quiet */
+	assert_int_equal(s.cur.io_stall_usec, SCOPE_IO_UNKNOWN); /* this round did not read it */
+	/* A scope whose rule counts rounds without progress is read in full, moved or not. */
+	s.retry.no_progress_loops = 1;
+	assert_int_equal(scope_acquire_gated(&s, scratch, t += 100000, &g), 0);
+	assert_int_equal(s.full_age, 0);
+	s.retry.no_progress_loops = 0;
+	assert_int_equal(scope_acquire_gated(&s, scratch, t += 100000, &g), 0);
+	assert_int_equal(s.full_age, 1);
 	g.refaulted++;
 	assert_int_equal(scope_acquire_gated(&s, scratch, t += 100000, &g), 0);
 	assert_int_equal(s.full_age, 0);
@@ -408,6 +418,13 @@ static void test_machine_gate(void **state)
 	assert_int_equal(s.full_age, 1);
 	assert_int_equal(preads, 1);
 	assert_true(s.cur.usage_bytes > 0);
+	assert_int_equal(s.cur.io_stall_usec, SCOPE_IO_UNKNOWN);
+	/* Counting rounds without progress: read in full, the I/O stall with the rest. */
+	s.retry.no_progress_loops = 2;
+	assert_int_equal(scope_acquire_gated(&s, scratch, t += 100000, &g), 0);
+	assert_int_equal(s.full_age, 0);
+	assert_int_equal(s.cur.io_stall_usec, 4321000);
+	s.retry.no_progress_loops = 0;
 	sys = &sys_ops_real;
 	g.stall_usec += 10;
 	assert_int_equal(scope_acquire_gated(&s, scratch, t += 100000, &g), 0);
