@@ -62,7 +62,15 @@ static void *caller_main(void *arg)
 	struct reap_caller *c = arg;
 	struct reap_callers *p = c->pool;
 
-	reaper_raise_priority(); /* the reaper logs it if FIFO is refused: so would this */
+	/* One caller of a team at realtime priority, the rest at normal (reaper.h): the reaper
+	 * logs it if FIFO is refused, so would this. A thread may always lower its own. */
+	if (c == &p->caller[0] || c >= &p->caller[p->team]) {
+		reaper_raise_priority();
+	} else {
+		struct sched_param sp = {.sched_priority = 0};
+
+		sys->sched_setscheduler_self(SCHED_OTHER, &sp);
+	}
 	prefault_stack(REAPER_CALLER_PREFAULT_BYTES);
 	pthread_mutex_lock(&p->lock);
 	for (;;) {
