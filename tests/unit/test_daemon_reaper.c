@@ -39,10 +39,14 @@ static int fake_mrelease(int pidfd, unsigned int flags)
 	return mrelease_ret;
 }
 
+static int sched_fifo_calls, sched_other_calls; /* by the callers' threads: atomic */
+
 static int fake_sched(int policy, const struct sched_param *param)
 {
 	(void)param;
-	sched_calls++;
+	__atomic_add_fetch(&sched_calls, 1, __ATOMIC_SEQ_CST);
+	__atomic_add_fetch(policy == SCHED_FIFO ? &sched_fifo_calls : &sched_other_calls, 1,
+			   __ATOMIC_SEQ_CST);
 	sched_policy = policy;
 	return 0;
 }
@@ -62,6 +66,29 @@ static void test_realtime_switch(void **state)
 	assert_int_equal(sched_calls, 1);
 	assert_int_equal(sched_policy, SCHED_FIFO);
 	sys = &sys_ops_real;
+}
+
+/* A team of 2 and a spare: the team's first caller and the spare ask for SCHED_FIFO, the
+ * team's second for normal priority (reaper.h: a team all at realtime priority holds every CPU
+ * while a slow release lasts). */
+static void test_caller_priorities(void **state)
+{
+	static struct reap_callers p;
+
+	(void)state;
+	fake = sys_ops_real;
+	fake.sched_setscheduler_self = fake_sched;
+	sys = &fake;
+	reaper_set_realtime(true);
+	sched_calls = sched_fifo_calls = sched_other_calls = 0;
+	assert_int_equal(reap_callers_start(&p, 2, 3), 0);
+	for (int i = 0; i < 1000 && __atomic_load_n(&sched_calls, __ATOMIC_SEQ_CST) < 3; i++)
+		usleep(1000);
+	reap_callers_stop(&p);
+	sys = &sys_ops_real;
+	assert_int_equal(sched_calls, 3);
+	assert_int_equal(sched_fifo_calls, 2);
+	assert_int_equal(sched_other_calls, 1);
 }
 
 struct reap_case {
@@ -406,7 +433,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_reap_one), cmocka_unit_test(test_reap_team),
 	    cmocka_unit_test(test_reap_one_blocked), cmocka_unit_test(test_reaper_blocked),
-	    cmocka_unit_test(test_realtime_switch)};
+	    cmocka_unit_test(test_realtime_switch),
+	    cmocka_unit_test(test_caller_priorities)};
 
 	alarm(60);                   /* a hang is a failure */
 	log_max_prio = LOG_PRIO_ERR; /* quiet: the lost callers' warnings are expected */
