@@ -102,6 +102,7 @@ enum scope_reads { READS_MACHINE, READS_V1_BLKIO, READS_V2_IO_STAT };
 struct scope_counters {
 	uint64_t time_usec, stall_events, stall_usec, reclaimed, refaulted, read_pages;
 	uint64_t io_stall_usec;		    /* the snapshot's @io_stall_usec */
+	uint64_t refaulted_anon;	    /* the snapshot's @refaulted_anon */
 	uint64_t written;		    /* the snapshot's @written_pages */
 	uint64_t write_pending, file_pages; /* gauges: dirty + writeback, file LRU pages */
 };
@@ -110,6 +111,7 @@ struct scope_counters {
  * struct scope_snapshot - what one acquire read.
  * @time_usec:     CLOCK_MONOTONIC when read
  * @stall_events, @stall_usec, @reclaimed, @refaulted:  cumulative counters (see round_sample)
+ * @refaulted_anon: the anon part of @refaulted (swap-ins)
  * @io_stall_usec: PSI io "some" total: the machine's (machine, v1 group), the group's (v2);
  *                 SCOPE_IO_UNKNOWN when this snapshot did not read it
  * @read_pages:    pages read from block devices (struct scope's @reads says whose)
@@ -127,7 +129,7 @@ struct scope_counters {
 struct scope_snapshot {
 	uint64_t time_usec;
 	uint64_t stall_events, stall_usec, reclaimed, refaulted, read_pages, written_pages;
-	uint64_t io_stall_usec;
+	uint64_t io_stall_usec, refaulted_anon;
 	struct zone_snapshot zones[MAX_NR_ZONES];
 	size_t nr_zones;
 	uint64_t limit_bytes, usage_bytes, file_bytes, anon_bytes;
@@ -215,7 +217,6 @@ struct scope {
 	bool has_prev;
 	struct scope_counters hist[SCOPE_HISTORY_ROUNDS];
 	unsigned int hist_len, hist_next;
-	int64_t window_io_usec; /* PSI io "some" over the window, for the log; -1: not read */
 	struct retry_state retry;
 	unsigned int quiet_rounds;
 	struct round_sample sample;

@@ -108,6 +108,7 @@ static int acquire_machine(struct scope *s, char *scratch, struct scope_snapshot
 	snap->stall_events = vm.allocstall;
 	snap->reclaimed = vm.pgsteal;
 	snap->refaulted = vm.workingset_refault_file + vm.workingset_refault_anon;
+	snap->refaulted_anon = vm.workingset_refault_anon;
 	snap->read_pages = kib_to_pages(vm.pgpgin_kib, s->page_shift);
 	snap->written_pages = vm.nr_dirtied;
 	snap->kernel_oom_kills = vm.oom_kill;
@@ -196,6 +197,7 @@ static int acquire_v1(struct scope *s, char *scratch, struct scope_snapshot *sna
 	snap->file_bytes = st.inactive_file_bytes + st.active_file_bytes;
 	snap->anon_bytes = st.inactive_anon_bytes + st.active_anon_bytes;
 	snap->refaulted = st.workingset_refault_file + st.workingset_refault_anon;
+	snap->refaulted_anon = st.workingset_refault_anon;
 	r = read_pages(s, V1_READS, scratch, snap);
 	if (r < 0)
 		return r;
@@ -249,6 +251,7 @@ static int acquire_v2(struct scope *s, char *scratch, struct scope_snapshot *sna
 	snap->kernel_oom_kills = ev.oom_kill;
 	snap->reclaimed = st.pgsteal;
 	snap->refaulted = st.workingset_refault_file + st.workingset_refault_anon;
+	snap->refaulted_anon = st.workingset_refault_anon;
 	r = read_pages(s, V2_READS, scratch, snap);
 	if (r < 0)
 		return r;

@@ -100,6 +100,7 @@ void scope_push_history(struct scope *s)
 	h->refaulted = s->cur.refaulted;
 	h->read_pages = s->cur.read_pages;
 	h->io_stall_usec = s->cur.io_stall_usec;
+	h->refaulted_anon = s->cur.refaulted_anon;
 	h->written = s->cur.written_pages;
 	h->write_pending = 0;
 	for (size_t i = 0; i < s->cur.nr_zones; i++)
@@ -224,6 +225,7 @@ static void span_sample(const struct scope *s, struct round_sample *smp)
 	smp->span_usec = delta(now->time_usec, old->time_usec);
 	smp->span_read_pages = delta(now->read_pages, old->read_pages);
 	smp->span_refaulted_pages = delta(now->refaulted, old->refaulted);
+	smp->span_refaulted_anon_pages = delta(now->refaulted_anon, old->refaulted_anon);
 	smp->span_stall_events = delta(now->stall_events, old->stall_events);
 	smp->is_group = s->kind != SCOPE_MACHINE;
 	smp->counts_writes = s->kind == SCOPE_MACHINE || s->reads == READS_V2_IO_STAT;
@@ -280,11 +282,11 @@ void scope_decide(struct scope *s, const struct config *c)
 	smp->reclaimed_pages = delta(s->cur.reclaimed, old->reclaimed);
 	smp->has_reclaimed = s->kind != SCOPE_CGROUP_V1;
 	smp->refaulted_pages = delta(s->cur.refaulted, old->refaulted);
-	s->window_io_usec = s->cur.io_stall_usec != SCOPE_IO_UNKNOWN &&
-				    old->io_stall_usec != SCOPE_IO_UNKNOWN &&
-				    s->cur.io_stall_usec >= old->io_stall_usec
-			    ? (int64_t)(s->cur.io_stall_usec - old->io_stall_usec)
-			    : -1;
+	smp->has_window_io = s->cur.io_stall_usec != SCOPE_IO_UNKNOWN &&
+			     old->io_stall_usec != SCOPE_IO_UNKNOWN &&
+			     s->cur.io_stall_usec >= old->io_stall_usec;
+	smp->window_io_stall_usec =
+	    smp->has_window_io ? s->cur.io_stall_usec - old->io_stall_usec : 0;
 	span_sample(s, smp);
 	progress_long_share_add(&s->long_share, s->cur.read_pages, s->cur.refaulted,
 				PROGRESS_RA_MEMORY_WINDOWS * s->readahead_pages);

@@ -20,6 +20,15 @@ static bool refaults_past(const struct round_sample *s)
 	       s->silence_io_stall_usec * PROGRESS_SILENCE_IO_DIV < s->silence_usec;
 }
 
+/* Mostly swap-ins, no I/O waited for, memory stall measured (progress.h, "Swap-ins that wait
+ * for no I/O"). */
+static bool swapins_cheap(const struct round_sample *s)
+{
+	return s->has_stall_usec && s->has_window_io && s->interval_usec &&
+	       s->span_refaulted_anon_pages * 2 >= s->span_refaulted_pages &&
+	       s->window_io_stall_usec * PROGRESS_SILENCE_IO_DIV < s->interval_usec;
+}
+
 enum thrash_state progress_thrash(const struct round_sample *s, const struct progress_params *p)
 {
 	/* A read without a pgpgin count (NFS, FUSE) still refaults: refaults are reads too. */
@@ -40,6 +49,8 @@ enum thrash_state progress_thrash(const struct round_sample *s, const struct pro
 	if (s->span_refaulted_pages * PROGRESS_THRASH_SHARE_DIV >= read && rate >= floor) {
 		if (refaults_past(s))
 			return THRASH_STALE;
+		if (swapins_cheap(s))
+			return THRASH_CHEAP;
 		return readahead_over_room(s, p) ? THRASH_READAHEAD : THRASH_YES;
 	}
 	return THRASH_MIXED;
@@ -109,8 +120,9 @@ void progress_round(const struct round_sample *s, const struct progress_params *
 		goto out;
 	}
 	r.thrash = progress_thrash(s, p);
+	/* swap-ins that waited for no I/O are no reason for a round by themselves */
 	if (!s->stall_events && s->refaulted_pages < p->refault_min_pages &&
-	    r.thrash == THRASH_NONE) {
+	    (r.thrash == THRASH_NONE || r.thrash == THRASH_CHEAP)) {
 		r.reason = "no stalled allocation";
 		goto out;
 	}

@@ -95,7 +95,13 @@ progress.c	s@    rate \* 2 < floor ||@    rate < floor ||@	half floor made whole
 progress.c	s@s->span_refaulted_pages \* PROGRESS_THRASH_SHARE_DIV >= read && rate >= floor@s->span_refaulted_pages * PROGRESS_THRASH_SHARE_DIV > read \&\& rate >= floor@	thrash bound >= made >
 progress.c	s@PROGRESS_THRASH_SHARE_DIV >= read && rate >= floor@PROGRESS_THRASH_SHARE_DIV >= read \&\& rate > floor@	rate floor >= made >
 progress.c	s@PROGRESS_THRASH_SHARE_DIV >= read && rate >= floor@PROGRESS_THRASH_SHARE_DIV >= read@	rate floor dropped
-progress.c	s@r.thrash == THRASH_NONE) {@r.thrash != THRASH_YES) {@	mixed span not a round
+progress.c	s@(r.thrash == THRASH_NONE || r.thrash == THRASH_CHEAP)) {@(r.thrash != THRASH_YES)) {@	mixed span not a round
+progress.c	s@(r.thrash == THRASH_NONE || r.thrash == THRASH_CHEAP)) {@(r.thrash == THRASH_NONE)) {@	cheap swap-ins make a round
+progress.c	s@if (swapins_cheap(s))@if (0)@	cheap swap-ins judged thrashing
+progress.c	s@s->span_refaulted_anon_pages \* 2 >= s->span_refaulted_pages@s->span_refaulted_anon_pages * 2 > s->span_refaulted_pages@	anon share bound off by one
+progress.c	s@s->window_io_stall_usec \* PROGRESS_SILENCE_IO_DIV < s->interval_usec@s->window_io_stall_usec * PROGRESS_SILENCE_IO_DIV <= s->interval_usec@	window I/O bound off by one
+progress.c	s@return s->has_stall_usec \&\& s->has_window_io@return s->has_window_io@	cheap swap-ins judged without PSI memory
+progress.c	s@s->has_stall_usec \&\& s->has_window_io \&\& @s->has_stall_usec \&\& @	cheap swap-ins with I/O unmeasured
 progress.c	s@if (r.thrash == THRASH_YES) {@if (0) {@	thrash rule dropped
 progress.c	s@(r.thrash == THRASH_MIXED || r.thrash == THRASH_STALE)@(r.thrash == THRASH_STALE)@	mixed hold dropped
 progress.c	s@(r.thrash == THRASH_MIXED || r.thrash == THRASH_STALE)@(r.thrash == THRASH_MIXED)@	stale hold dropped
