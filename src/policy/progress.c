@@ -139,8 +139,8 @@ void progress_round(const struct round_sample *s, const struct progress_params *
 	stalled = s->has_stall_usec && s->interval_usec &&
 		  s->stall_usec * 1000 > s->interval_usec * p->stall_bound_permille;
 	/* 4. */
-	if (((r.thrash == THRASH_MIXED || r.thrash == THRASH_STALE) && !stalled) ||
-	    r.thrash == THRASH_WRITEBACK || r.thrash == THRASH_READAHEAD) {
+	if (!stalled && (r.thrash == THRASH_MIXED || r.thrash == THRASH_STALE ||
+			 r.thrash == THRASH_WRITEBACK || r.thrash == THRASH_READAHEAD)) {
 		r.hold = true;
 		r.reason = hold_reason(r.thrash);
 		goto out;

@@ -259,12 +259,16 @@ enum thrash_state progress_thrash(const struct round_sample *s, const struct pro
  *      what reclaim took (a loop over a file larger than the room left for it refaults every
  *      page it reads; the kernel's own thrash accounting, PSI and delay accounting, sees only
  *      refaults of pages that were active, which such a loop never makes).
- *   4. Mixed or stale (unless PSI says stalled, 5.), refaults beside a writer's dirty pages, or
- *      read-ahead over the room: hold (blk-throttled rereads interleave with cold reads now and
- *      then: such a span must not restart the count; a writer's churn, or a stream's
- *      read-ahead, must not advance it). A mixed share is no reason to doubt PSI: cold reads
+ *   4. Mixed, stale, refaults beside a writer's dirty pages, or read-ahead over the room,
+ *      unless PSI says stalled (5.): hold (blk-throttled rereads interleave with cold reads now
+ *      and then: such a span must not restart the count; a writer's churn, or a stream's
+ *      read-ahead, must not advance it). A share's doubt is no reason to doubt PSI: cold reads
  *      and a stream's refaults are no memstall (measured in bench/machine's flood: 2 s of mixed
- *      rounds with PSI some at 94-127 % of the window, the probe frozen, each round held).
+ *      rounds with PSI some at 94-127 % of the window, the probe frozen, each round held), and
+ *      neither is a writer's churn: in the flood with zram (s8-dbg, 5 December) rounds held
+ *      for the writers' pages with PSI some at 95-100 % of the window put 4.5 s between the
+ *      first kill and the second, and the probe froze 12 s; in the flood without swap, 8 rounds
+ *      held at 83-110 %. A v1 group has no PSI: there the holds stand as they are.
  *   5. PSI some over @stall_bound_permille of the interval: no progress, whatever was freed.
  *   6. With a reclaim counter (machine, v2): reclaimed minus refaulted, progress when positive.
  *      Without (v1): progress (what reclaim took stays taken). Failed charges (failcnt) are not

@@ -103,8 +103,8 @@ progress.c	s@s->window_io_stall_usec \* PROGRESS_SILENCE_IO_DIV < s->interval_us
 progress.c	s@return s->has_stall_usec \&\& s->has_window_io@return s->has_window_io@	cheap swap-ins judged without PSI memory
 progress.c	s@s->has_stall_usec \&\& s->has_window_io \&\& @s->has_stall_usec \&\& @	cheap swap-ins with I/O unmeasured
 progress.c	s@if (r.thrash == THRASH_YES) {@if (0) {@	thrash rule dropped
-progress.c	s@(r.thrash == THRASH_MIXED || r.thrash == THRASH_STALE)@(r.thrash == THRASH_STALE)@	mixed hold dropped
-progress.c	s@(r.thrash == THRASH_MIXED || r.thrash == THRASH_STALE)@(r.thrash == THRASH_MIXED)@	stale hold dropped
+progress.c	s@(r.thrash == THRASH_MIXED || r.thrash == THRASH_STALE ||@(r.thrash == THRASH_STALE ||@	mixed hold dropped
+progress.c	s@(r.thrash == THRASH_MIXED || r.thrash == THRASH_STALE ||@(r.thrash == THRASH_MIXED ||@	stale hold dropped
 progress.c	s@return THRASH_STALE;@return THRASH_YES;@	stale span judged thrashing
 progress.c	s@s->silence_usec >= PROGRESS_SILENCE_MIN_USEC@s->silence_usec > PROGRESS_SILENCE_MIN_USEC@	silence bound off by one
 progress.c	s@PROGRESS_SILENCE_IO_DIV < s->silence_usec@PROGRESS_SILENCE_IO_DIV <= s->silence_usec@	silence I/O bound off by one
@@ -120,7 +120,7 @@ progress.c	s@(s->is_group \&\& !s->span_stall_events)@0@	a group's refaults judg
 progress.c	s@(s->is_group \&\& !s->span_stall_events)@(!s->span_stall_events)@	the machine's refaults need stalls too
 progress.c	s@(!s->counts_writes \&\& s->span_file_pages@(s->span_file_pages@	the dirty gauge read where writes are counted
 progress.c	s@if (s->free_plenty) {@if (0) {@	a machine with plenty free judged
-progress.c	s@|| r.thrash == THRASH_STALE) \&\& !stalled)@|| r.thrash == THRASH_STALE))@	mixed and stale shares hold against PSI
+progress.c	s@if (!stalled \&\& (r.thrash == THRASH_MIXED@if ((r.thrash == THRASH_MIXED@	holds stand against PSI
 progress.c	s@memory_pages + d_read) + d_ref;@memory_pages + d_read) * 0 + ls->refaulted + d_ref;@	long share never forgets refaults
 progress.c	s@if (d_ref > d_read)@if (0)@	long share: refaults not reads
 progress.c	s@r.hold = true;@r.hold = false;@	hold not reported
