@@ -156,6 +156,9 @@ test_churn_v2() {
 	t1=$(now_cs)
 	while [ $(($(now_cs) - t1)) -lt 3000 ] && [ -d "/proc/$thr" ]; do sleep 0.2; done
 	p1=$(grep -c '^pass ' /tmp/thrasher.out)
+	# passes in the 30 s with the writer: read back at the disk's 16 MB/s, 25 MiB allow about
+	# 20; many more came from the page cache, and the writer pushed nothing out
+	p_writer=$((p1 - $(grep -n '^pass 2 ' /tmp/thrasher.out | cut -d: -f1)))
 	grep -q " kill scope=" "$OG_LOG" && why="$why oomguard killed: $(grep ' kill scope=' "$OG_LOG" | head -n 1 | cut -c1-200);"
 	kill "$wr" "$thr" 2>/dev/null
 	wait "$wr" "$thr" 2>/dev/null
@@ -166,6 +169,14 @@ test_churn_v2() {
 		"$(grep -c "refaults beside a writer" "$OG_LOG"), judged thrashing:" \
 		"$(grep -c 'round="thrashing' "$OG_LOG"); memory.events: $(tr '\n' ' ' <"$cg/memory.events")"
 	cg_del "$cg"
+	# Nothing to judge when the writer did not churn (5 December: 0 rounds held, 2,400 passes
+	# of the reader from the cache, at ee50ca5 too): no pass for a case that did not happen.
+	if [ -z "$why" ] && ! grep -q "refaults beside a writer" "$OG_LOG" &&
+		[ "$p_writer" -gt 60 ]; then
+		why="the writer pushed none of the reader's file out ($p_writer passes"
+		skip $name "$why from the cache beside it): the case did not happen"
+		return
+	fi
 	verdict $name "$why"
 }
 
