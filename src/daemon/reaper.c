@@ -57,6 +57,8 @@ static void call_back(struct reap_callers *p, struct reap_call *call, int r)
 	p->lost--;
 }
 
+static void caller_lower_priority(void);
+
 static void *caller_main(void *arg)
 {
 	struct reap_caller *c = arg;
@@ -64,13 +66,10 @@ static void *caller_main(void *arg)
 
 	/* One caller of a team at realtime priority, the rest at normal (reaper.h): the reaper
 	 * logs it if FIFO is refused, so would this. A thread may always lower its own. */
-	if (c == &p->caller[0] || c >= &p->caller[p->team]) {
+	if (c == &p->caller[0] || c >= &p->caller[p->team])
 		reaper_raise_priority();
-	} else {
-		struct sched_param sp = {.sched_priority = 0};
-
-		sys->sched_setscheduler_self(SCHED_OTHER, &sp);
-	}
+	else
+		caller_lower_priority();
 	prefault_stack(REAPER_CALLER_PREFAULT_BYTES);
 	pthread_mutex_lock(&p->lock);
 	for (;;) {
@@ -356,6 +355,16 @@ static bool realtime_wanted = true;
 void reaper_set_realtime(bool on)
 {
 	realtime_wanted = on;
+}
+
+/* A caller of a team beyond its first: normal priority, unless realtime is not wanted at all
+ * (then nothing is asked for, as reaper_raise_priority() asks for nothing). */
+static void caller_lower_priority(void)
+{
+	struct sched_param sp = {.sched_priority = 0};
+
+	if (realtime_wanted)
+		sys->sched_setscheduler_self(SCHED_OTHER, &sp);
 }
 
 int reaper_raise_priority(void)

@@ -55,8 +55,9 @@
  * frozen victim in about half the time one does, and three or four callers on 2 CPUs do no
  * better than two (docs/daemon-design.md has the figures). So a team has one caller per CPU the
  * daemon may run on, at most REAPER_TEAM_MAX; the first (caller 0) at realtime priority, the
- * others at normal, and the spares at realtime (a team that follows a lost one starts with
- * caller 1 and has the spare).
+ * others at normal, and the spares at realtime (the free callers are sent lowest first: after a
+ * whole team is lost, the next is the spare alone; after a part of one, it may be caller 0 and
+ * the spare, both realtime).
  *
  * A call that is not back at the deadline is left in the kernel: a thread waiting in
  * mmap_read_lock_killable() cannot be interrupted short of killing the daemon, nor joined. Its
@@ -174,8 +175,9 @@ struct reap_callers {
  * REAPER_TEAM_MAX. */
 unsigned int reap_callers_wanted(void);
 /*
- * reap_callers_start() - start @n callers (at most REAPER_CALLERS_MAX), SCHED_FIFO like the
- * reaper, of which @team (at most @n) are sent on each try. p->n says how many started.
+ * reap_callers_start() - start @n callers (at most REAPER_CALLERS_MAX), of which @team (at most
+ * @n) are sent on each try: caller 0 and the spares SCHED_FIFO like the reaper, the team's
+ * others at normal priority (with `realtime = no`, all as started). p->n says how many started.
  * Return: 0 or -errno of the first that failed.
  */
 int reap_callers_start(struct reap_callers *p, unsigned int team, unsigned int n);

@@ -319,7 +319,8 @@ struct round_gate {
  * reclaim that scans signals vmpressure) or, finding nothing to scan, goes OOM (and the OOM
  * eventfd is signalled). A v2 group with an events watch reads nothing while its memory.events
  * did not change (failed and throttled charges, OOMs; @woken says it did), else all. All
- * re-read all every SCOPE_FULL_READ_ROUNDS.
+ * re-read all every SCOPE_FULL_READ_ROUNDS, and every round while the rule counts rounds
+ * without progress (a verdict is not made on counters a round did not read).
  * NULL (no PSI here): read all.
  */
 int scope_acquire_gated(struct scope *s, char *scratch, uint64_t now_usec,

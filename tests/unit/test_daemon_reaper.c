@@ -39,16 +39,38 @@ static int fake_mrelease(int pidfd, unsigned int flags)
 	return mrelease_ret;
 }
 
-static int sched_fifo_calls, sched_other_calls; /* by the callers' threads: atomic */
+/* Who asked for which policy: the callers' threads write their slot (taken atomically). */
+#define SCHED_SEEN_MAX 8
+static struct {
+	pthread_t thread;
+	int policy;
+} sched_seen[SCHED_SEEN_MAX];
+static int sched_seen_n;
 
 static int fake_sched(int policy, const struct sched_param *param)
 {
+	int i = __atomic_fetch_add(&sched_seen_n, 1, __ATOMIC_SEQ_CST);
+
 	(void)param;
+	if (i < SCHED_SEEN_MAX) {
+		sched_seen[i].thread = pthread_self();
+		sched_seen[i].policy = policy;
+	}
 	__atomic_add_fetch(&sched_calls, 1, __ATOMIC_SEQ_CST);
-	__atomic_add_fetch(policy == SCHED_FIFO ? &sched_fifo_calls : &sched_other_calls, 1,
-			   __ATOMIC_SEQ_CST);
-	sched_policy = policy;
+	__atomic_store_n(&sched_policy, policy, __ATOMIC_SEQ_CST);
 	return 0;
+}
+
+/* The policy @thread asked for (-1: none). */
+static int policy_of(pthread_t thread)
+{
+	int n = __atomic_load_n(&sched_seen_n, __ATOMIC_SEQ_CST);
+
+	for (int i = 0; i < n && i < SCHED_SEEN_MAX; i++) {
+		if (pthread_equal(sched_seen[i].thread, thread))
+			return sched_seen[i].policy;
+	}
+	return -1;
 }
 
 /* `realtime = no`: reaper_raise_priority() asks for nothing; yes: SCHED_FIFO. */
@@ -80,15 +102,24 @@ static void test_caller_priorities(void **state)
 	fake.sched_setscheduler_self = fake_sched;
 	sys = &fake;
 	reaper_set_realtime(true);
-	sched_calls = sched_fifo_calls = sched_other_calls = 0;
+	sched_calls = sched_seen_n = 0;
 	assert_int_equal(reap_callers_start(&p, 2, 3), 0);
 	for (int i = 0; i < 1000 && __atomic_load_n(&sched_calls, __ATOMIC_SEQ_CST) < 3; i++)
 		usleep(1000);
+	assert_int_equal(policy_of(p.caller[0].thread), SCHED_FIFO);
+	assert_int_equal(policy_of(p.caller[1].thread), SCHED_OTHER);
+	assert_int_equal(policy_of(p.caller[2].thread), SCHED_FIFO); /* the spare */
+	reap_callers_stop(&p);
+	assert_int_equal(sched_calls, 3);
+	/* `realtime = no`: no caller asks for anything */
+	reaper_set_realtime(false);
+	sched_calls = sched_seen_n = 0;
+	assert_int_equal(reap_callers_start(&p, 2, 3), 0);
+	usleep(50000);
 	reap_callers_stop(&p);
 	sys = &sys_ops_real;
-	assert_int_equal(sched_calls, 3);
-	assert_int_equal(sched_fifo_calls, 2);
-	assert_int_equal(sched_other_calls, 1);
+	assert_int_equal(sched_calls, 0);
+	reaper_set_realtime(true);
 }
 
 struct reap_case {
