@@ -17,7 +17,7 @@ static bool readahead_over_room(const struct round_sample *s, const struct progr
 static bool refaults_past(const struct round_sample *s)
 {
 	return s->has_silence_io && s->silence_usec >= PROGRESS_SILENCE_MIN_USEC &&
-	       s->silence_io_stall_usec * PROGRESS_SILENCE_IO_DIV < s->silence_usec;
+	       s->silence_io_stall_usec * PROGRESS_IO_SHARE_DIV < s->silence_usec;
 }
 
 /* Mostly swap-ins, no I/O waited for, memory stall measured (progress.h, "Swap-ins that wait
@@ -26,7 +26,7 @@ static bool swapins_cheap(const struct round_sample *s)
 {
 	return s->has_stall_usec && s->has_window_io && s->interval_usec &&
 	       s->span_refaulted_anon_pages * 2 >= s->span_refaulted_pages &&
-	       s->window_io_stall_usec * PROGRESS_SILENCE_IO_DIV < s->interval_usec;
+	       s->window_io_stall_usec * PROGRESS_IO_SHARE_DIV < s->interval_usec;
 }
 
 enum thrash_state progress_thrash(const struct round_sample *s, const struct progress_params *p)

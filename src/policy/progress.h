@@ -78,7 +78,7 @@
  * the leak reached swap, then nothing; the span carried them over 17 quiet rounds, each said
  * thrashing, and the leak was killed with 1.9 GiB of swap free). So when the scope has read and
  * refaulted nothing for the last PROGRESS_SILENCE_MIN_USEC or more (@silence_usec) and its I/O
- * stall over that silence is under 1/PROGRESS_SILENCE_IO_DIV of it, a span that says thrashing
+ * stall over that silence is under 1/PROGRESS_IO_SHARE_DIV of it, a span that says thrashing
  * holds the count (THRASH_STALE): what it says is old news. Where the I/O stall is not
  * measured (no PSI), the span judges as before.
  *
@@ -86,7 +86,7 @@
  * device in memory (zram, zswap) costs a decompression, not a read. Where PSI measures the
  * scope's memory stalls (the machine, v2 groups: @has_stall_usec), a span that says thrashing
  * whose refaults are at least half anon (@span_refaulted_anon_pages), in a window whose I/O
- * stall is measured and under 1/PROGRESS_SILENCE_IO_DIV of it, is no thrashing (THRASH_CHEAP):
+ * stall is measured and under 1/PROGRESS_IO_SHARE_DIV of it, is no thrashing (THRASH_CHEAP):
  * the round is judged by its memory stall (rule 5) and its net reclaim (rule 6), as the time it
  * costs. Measured in bench/machine's leak with zram (s8-b, 5 December): 3,191 refaults in a
  * span of 2.9 s, all anon, I/O stall 0, memory stall 217 ms of the 1 s window, zram 84 % used;
@@ -104,7 +104,7 @@
 #define PROGRESS_RA_SHARE_PERMILLE 750
 #define PROGRESS_FREE_HIGH_MULT    2
 #define PROGRESS_SILENCE_MIN_USEC  200000ull
-#define PROGRESS_SILENCE_IO_DIV    2
+#define PROGRESS_IO_SHARE_DIV      2 /* I/O stall under 1/this of a time: nobody waited for reads */
 
 /*
  * struct round_sample - the deltas of one poll interval of one scope.

@@ -99,7 +99,7 @@ progress.c	s@(r.thrash == THRASH_NONE || r.thrash == THRASH_CHEAP)) {@(r.thrash 
 progress.c	s@(r.thrash == THRASH_NONE || r.thrash == THRASH_CHEAP)) {@(r.thrash == THRASH_NONE)) {@	cheap swap-ins make a round
 progress.c	s@if (swapins_cheap(s))@if (0)@	cheap swap-ins judged thrashing
 progress.c	s@s->span_refaulted_anon_pages \* 2 >= s->span_refaulted_pages@s->span_refaulted_anon_pages * 2 > s->span_refaulted_pages@	anon share bound off by one
-progress.c	s@s->window_io_stall_usec \* PROGRESS_SILENCE_IO_DIV < s->interval_usec@s->window_io_stall_usec * PROGRESS_SILENCE_IO_DIV <= s->interval_usec@	window I/O bound off by one
+progress.c	s@s->window_io_stall_usec \* PROGRESS_IO_SHARE_DIV < s->interval_usec@s->window_io_stall_usec * PROGRESS_IO_SHARE_DIV <= s->interval_usec@	window I/O bound off by one
 progress.c	s@return s->has_stall_usec \&\& s->has_window_io@return s->has_window_io@	cheap swap-ins judged without PSI memory
 progress.c	s@s->has_stall_usec \&\& s->has_window_io \&\& @s->has_stall_usec \&\& @	cheap swap-ins with I/O unmeasured
 progress.c	s@if (r.thrash == THRASH_YES) {@if (0) {@	thrash rule dropped
@@ -107,7 +107,7 @@ progress.c	s@(r.thrash == THRASH_MIXED || r.thrash == THRASH_STALE ||@(r.thrash 
 progress.c	s@(r.thrash == THRASH_MIXED || r.thrash == THRASH_STALE ||@(r.thrash == THRASH_MIXED ||@	stale hold dropped
 progress.c	s@return THRASH_STALE;@return THRASH_YES;@	stale span judged thrashing
 progress.c	s@s->silence_usec >= PROGRESS_SILENCE_MIN_USEC@s->silence_usec > PROGRESS_SILENCE_MIN_USEC@	silence bound off by one
-progress.c	s@PROGRESS_SILENCE_IO_DIV < s->silence_usec@PROGRESS_SILENCE_IO_DIV <= s->silence_usec@	silence I/O bound off by one
+progress.c	s@PROGRESS_IO_SHARE_DIV < s->silence_usec@PROGRESS_IO_SHARE_DIV <= s->silence_usec@	silence I/O bound off by one
 progress.c	s@return s->has_silence_io \&\& @return @	unmeasured silence judged stale
 progress.c	s@return THRASH_WRITEBACK;@return THRASH_YES;@	writer's churn judged thrashing
 progress.c	s@s->recent_written_pages >= s->recent_refaulted_pages@s->recent_written_pages > s->recent_refaulted_pages@	written bound off by one
