@@ -49,7 +49,8 @@ void log_decision(const struct scope *s, int prio, const char *what)
 	    "reclaimable_pages=%lu stall_events=%llu stall_usec=%llu reclaimed_pages=%llu "
 	    "refaulted_pages=%llu span_ms=%llu span_read_pages=%llu span_refaulted_pages=%llu "
 	    "span_refaulted_anon_pages=%llu write_pending_pages=%llu file_pages=%llu "
-	    "written_pages=%llu io_ms=%lld silence_ms=%llu silence_io_ms=%lld parked=%d round=\"%s\" rule=\"%s\"",
+	    "written_pages=%llu io_ms=%lld silence_ms=%llu silence_io_ms=%lld parked=%d "
+	    "round=\"%s\" rule=\"%s\"",
 	    what, s->name, s->decision.no_progress_loops, s->decision.available[zi],
 	    z ? z->watermark[WMARK_MIN] : 0, z ? z->free_pages : 0, z ? z->reclaimable_pages : 0,
 	    (unsigned long long)s->sample.stall_events, (unsigned long long)s->sample.stall_usec,

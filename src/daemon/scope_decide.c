@@ -180,6 +180,19 @@ static bool free_plenty(const struct scope_snapshot *snap)
 	return used > 0;
 }
 
+/* The I/O stall from snapshot @from to @to: false when either did not read it, or the total
+ * went back. */
+static bool io_between(const struct scope_counters *from, const struct scope_counters *to,
+		       uint64_t *ret_usec)
+{
+	bool known = from->io_stall_usec != SCOPE_IO_UNKNOWN &&
+		     to->io_stall_usec != SCOPE_IO_UNKNOWN &&
+		     to->io_stall_usec >= from->io_stall_usec;
+
+	*ret_usec = known ? to->io_stall_usec - from->io_stall_usec : 0;
+	return known;
+}
+
 /*
  * The silence at the end of the history (progress.h, "Refaults long past"): back from the
  * newest round over the rounds that read and refaulted nothing, and the I/O stall over them,
@@ -199,10 +212,7 @@ static void silence_sample(const struct scope *s, struct round_sample *smp)
 		known = known && h->io_stall_usec != SCOPE_IO_UNKNOWN;
 	}
 	smp->silence_usec = delta(now->time_usec, start->time_usec);
-	smp->has_silence_io = known && now->io_stall_usec >= start->io_stall_usec;
-	smp->silence_io_stall_usec = smp->has_silence_io
-					 ? now->io_stall_usec - start->io_stall_usec
-					 : 0;
+	smp->has_silence_io = io_between(start, now, &smp->silence_io_stall_usec) && known;
 }
 
 static void span_sample(const struct scope *s, struct round_sample *smp)
@@ -282,11 +292,7 @@ void scope_decide(struct scope *s, const struct config *c)
 	smp->reclaimed_pages = delta(s->cur.reclaimed, old->reclaimed);
 	smp->has_reclaimed = s->kind != SCOPE_CGROUP_V1;
 	smp->refaulted_pages = delta(s->cur.refaulted, old->refaulted);
-	smp->has_window_io = s->cur.io_stall_usec != SCOPE_IO_UNKNOWN &&
-			     old->io_stall_usec != SCOPE_IO_UNKNOWN &&
-			     s->cur.io_stall_usec >= old->io_stall_usec;
-	smp->window_io_stall_usec =
-	    smp->has_window_io ? s->cur.io_stall_usec - old->io_stall_usec : 0;
+	smp->has_window_io = io_between(old, hist_back(s, 0), &smp->window_io_stall_usec);
 	span_sample(s, smp);
 	progress_long_share_add(&s->long_share, s->cur.read_pages, s->cur.refaulted,
 				PROGRESS_RA_MEMORY_WINDOWS * s->readahead_pages);

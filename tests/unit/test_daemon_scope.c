@@ -131,7 +131,8 @@ static void test_v2_group(void **state)
 	assert_int_equal(z->reclaimable_pages, (41943040 + 10485760) / 4096);
 	assert_int_equal(z->write_pending, 3);
 	assert_int_equal(s.cur.reclaimed, 110000);
-	assert_int_equal(s.cur.refaulted, 90000);
+	assert_int_equal(s.cur.refaulted, 90000 + 1200); /* file + anon */
+	assert_int_equal(s.cur.refaulted_anon, 1200);
 	assert_int_equal(s.cur.stall_events, 5310);
 	assert_int_equal(s.cur.stall_usec, 9876543);
 	assert_false(s.cur.parked);
@@ -246,6 +247,7 @@ static void test_v1_gate(void **state)
 	assert_int_equal(scope_acquire_gated(&s, scratch, t += 100000, &g), 0);
 	assert_int_equal(s.full_age, 0); /* the first read is full */
 	assert_int_equal(s.cur.io_stall_usec, 4321000); /* the machine's: v1 has no PSI */
+	assert_int_equal(s.cur.refaulted_anon, 55); /* the group's, not the machine's */
 	assert_int_equal(scope_acquire_gated(&s, scratch, t += 100000, &g), 0);
 	assert_int_equal(s.full_age, 1); /* nothing moved: quiet */
 	assert_int_equal(s.cur.io_stall_usec, SCOPE_IO_UNKNOWN); /* this round did not read it */
@@ -424,6 +426,7 @@ static void test_machine_gate(void **state)
 	assert_int_equal(scope_acquire_gated(&s, scratch, t += 100000, &g), 0);
 	assert_int_equal(s.full_age, 0);
 	assert_int_equal(s.cur.io_stall_usec, 4321000);
+	assert_int_equal(s.cur.refaulted_anon, 4321);
 	s.retry.no_progress_loops = 0;
 	sys = &sys_ops_real;
 	g.stall_usec += 10;
