@@ -5,7 +5,11 @@
 // workingset_refault_file + _anon, or workingset_refault before 5.9). Its memory is locked and
 // it does no file I/O but those reads and its output (a tmpfs file), so a machine that stalls
 // everything else still gets its samples.
-// Stops on SIGTERM. Usage: mb_sample
+// With -g FILE DIR...: every sample also prints to FILE, for each cgroup directly under each DIR,
+// "MS PATH some_total_us full_total_us" from its memory.pressure (who stalls: the offender's
+// unit, or the others too).
+// Stops on SIGTERM. Usage: mb_sample [-g FILE DIR...]
+#include <dirent.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -44,12 +48,51 @@ static long long field(const char *text, const char *key)
 	return p ? strtoll(p + strlen(key), NULL, 10) : -1;
 }
 
-int main(void)
+/* groups() - one line per cgroup under each of @dirs (NULL-ended) to @out, at @ms. */
+static void groups(FILE *out, char **dirs, long long ms, char *buf, size_t len)
+{
+	char path[4096];
+
+	for (; *dirs; dirs++) {
+		DIR *d = opendir(*dirs);
+		struct dirent *e;
+
+		if (!d)
+			continue;
+		while ((e = readdir(d))) {
+			const char *f;
+
+			if (e->d_type != DT_DIR || e->d_name[0] == '.')
+				continue;
+			snprintf(path, sizeof(path), "%s/%s/memory.pressure", *dirs, e->d_name);
+			if (read_file(path, buf, len) <= 0)
+				continue;
+			f = strstr(buf, "full");
+			fprintf(out, "%lld %s/%s %lld %lld\n", ms, *dirs, e->d_name,
+				field(buf, "total="), f ? field(f, "total=") : -1);
+		}
+		closedir(d);
+	}
+	fflush(out);
+}
+
+int main(int argc, char **argv)
 {
 	static char buf[8192];
+	FILE *gout = NULL;
 	struct sigaction sa = {.sa_handler = on_signal};
 	struct timespec next;
 
+	if (argc >= 3 && !strcmp(argv[1], "-g")) {
+		gout = fopen(argv[2], "we");
+		if (!gout) {
+			perror(argv[2]);
+			return 1;
+		}
+	} else if (argc != 1) {
+		fprintf(stderr, "usage: mb_sample [-g FILE DIR...]\n");
+		return 2;
+	}
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGINT, &sa, NULL);
 	if (mlockall(MCL_CURRENT | MCL_FUTURE) < 0)
@@ -82,6 +125,9 @@ int main(void)
 		       (long long)now.tv_sec * 1000 + now.tv_nsec / 1000000, avail, swapfree, some, full,
 		       oom, refault);
 		fflush(stdout);
+		if (gout)
+			groups(gout, argv + 3, (long long)now.tv_sec * 1000 + now.tv_nsec / 1000000,
+			       buf, sizeof(buf));
 		next.tv_nsec += 200000000L;
 		if (next.tv_nsec >= 1000000000L) {
 			next.tv_nsec -= 1000000000L;

@@ -232,6 +232,22 @@ if cc -std=gnu11 -D_GNU_SOURCE -O1 -o "$d/mb_sample" bench/machine/mb_sample.c 2
 	awk -v lo="$before" -v hi="$after" 'NF != 7 || $7 < lo || $7 > hi { bad = 1 }
 		END { exit bad || !NR }' "$d/samples" ||
 		fail "mb_sample: want 7 columns, refaults in [$before, $after]: $(head -n 2 "$d/samples")"
+	# -g: each group's memory.pressure totals (some, full) under the directories given; a
+	# directory without the file (not a v2 group) is left out.
+	mkdir -p "$d/cg/app.scope" "$d/cg/plain"
+	{
+		echo "some avg10=0.00 avg60=0.00 avg300=0.00 total=1234"
+		echo "full avg10=0.00 avg60=0.00 avg300=0.00 total=567"
+	} >"$d/cg/app.scope/memory.pressure"
+	"$d/mb_sample" -g "$d/groups" "$d/cg" "$d/nothere" >/dev/null &
+	sp=$!
+	sleep 0.5
+	kill "$sp"
+	wait "$sp"
+	awk -v p="$d/cg/app.scope" '$2 != p || $3 != 1234 || $4 != 567 { bad = 1 }
+		END { exit bad || !NR }' "$d/groups" ||
+		fail "mb_sample -g: want 'MS $d/cg/app.scope 1234 567' lines: $(head -n 2 "$d/groups")"
+	"$d/mb_sample" -x 2>/dev/null && fail "mb_sample -x: want an error"
 else
 	fail "mb_sample does not build: $(cat "$d/cc")"
 fi

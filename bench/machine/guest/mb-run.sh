@@ -108,7 +108,9 @@ systemctl set-property --runtime user.slice "${props[@]}" || fail "io.max on use
 } >"$out/meta"
 
 # The memory sampler (memory-locked, exempt from kills like the harness), then the service.
-/usr/local/bin/mb_sample >"$out/samples.log" &
+# psi-groups.log: each unit's memory stall beside them (the root's, the system's, the user's apps).
+/usr/local/bin/mb_sample -g "$out/psi-groups.log" /sys/fs/cgroup /sys/fs/cgroup/system.slice \
+	/sys/fs/cgroup/user.slice/user-1000.slice/user@1000.service/app.slice >"$out/samples.log" &
 sampler=$!
 # A system service a user expects to survive (a database, sshd): 64 MiB it keeps.
 systemd-run -q --unit=mb-service /usr/local/bin/mem_eater 64 || fail "mb-service"
