@@ -106,7 +106,4 @@ bool term_pending(struct daemon *d, struct scope *s, uint64_t now);
 /* daemon_handle_reports() - read the reaper's reports, release their scopes, log them. */
 void daemon_handle_reports(struct daemon *d);
 
-/* log_decision() - the inputs behind a verdict of @s, on one line, prefixed with @what. */
-void log_decision(const struct scope *s, int prio, const char *what);
-
 #endif

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* The loop's records for the helper process: pre-kill, killed, metrics. */
+/* The loop's records: a verdict's inputs for the log; for the helper process: pre-kill, killed,
+ * metrics. */
 #include "daemon/report.h"
 
 #include <stdio.h>
 #include <string.h>
 
 #include "daemon/daemon.h"
+#include "daemon/log.h"
 #include "linux/sys.h"
 
 int report_pre_kill(struct daemon *d, const struct scope *s, const struct oom_task *victim,
@@ -112,4 +114,39 @@ void report_metrics(struct daemon *d, uint64_t now, bool force)
 		fill_gauges(s, &m.u.m);
 		helper_send(&d->helper, &m);
 	}
+}
+
+void log_decision(const struct scope *s, int prio, const char *what)
+{
+	const struct zone_snapshot *z = s->cur.nr_zones ? &s->cur.zones[0] : NULL;
+	int zi = s->decision.passing_zone >= 0 ? s->decision.passing_zone : 0;
+
+	log_msg(
+	    prio,
+	    "%s scope=%s loops=%d available_pages=%ld min_pages=%lu free_pages=%lu "
+	    "reclaimable_pages=%lu stall_events=%llu stall_usec=%llu reclaimed_pages=%llu "
+	    "refaulted_pages=%llu span_ms=%llu span_read_pages=%llu span_refaulted_pages=%llu "
+	    "span_refaulted_anon_pages=%llu write_pending_pages=%llu file_pages=%llu "
+	    "written_pages=%llu recent_refaulted_pages=%llu demand_grown_pages=%lld io_ms=%lld "
+	    "silence_ms=%llu silence_io_ms=%lld parked=%d "
+	    "round=\"%s\" rule=\"%s\"",
+	    what, s->name, s->decision.no_progress_loops, s->decision.available[zi],
+	    z ? z->watermark[WMARK_MIN] : 0, z ? z->free_pages : 0, z ? z->reclaimable_pages : 0,
+	    (unsigned long long)s->sample.stall_events, (unsigned long long)s->sample.stall_usec,
+	    (unsigned long long)s->round.reclaimed_pages,
+	    (unsigned long long)s->sample.refaulted_pages,
+	    (unsigned long long)(s->sample.span_usec / 1000),
+	    (unsigned long long)s->sample.span_read_pages,
+	    (unsigned long long)s->sample.span_refaulted_pages,
+	    (unsigned long long)s->sample.span_refaulted_anon_pages,
+	    (unsigned long long)s->sample.span_write_pending_pages,
+	    (unsigned long long)s->sample.span_file_pages,
+	    (unsigned long long)s->sample.recent_written_pages,
+	    (unsigned long long)s->sample.recent_refaulted_pages,
+	    s->sample.has_demand ? (long long)s->sample.recent_demand_grown_pages : -1LL,
+	    s->sample.has_window_io ? (long long)(s->sample.window_io_stall_usec / 1000) : -1LL,
+	    (unsigned long long)(s->sample.silence_usec / 1000),
+	    s->sample.has_silence_io ? (long long)(s->sample.silence_io_stall_usec / 1000) : -1LL,
+	    s->cur.parked,
+	    s->round.reason ? s->round.reason : "", s->decision.reason ? s->decision.reason : "");
 }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* What the loop tells the helper process (helper.h): a victim before its kill (the pre-kill
  * hook, which may veto it), a kill once reaped, and each scope's counters. Each is one
- * non-blocking write of a fixed-size record; nothing allocates. */
+ * non-blocking write of a fixed-size record; nothing allocates. And what it tells the log of a
+ * verdict's inputs. */
 #ifndef OOMGUARD_DAEMON_REPORT_H
 #define OOMGUARD_DAEMON_REPORT_H
 
@@ -26,6 +27,9 @@ void report_killed(struct daemon *d, const struct reap_report *rep);
 
 /* report_round() - count @s's round just judged (and its verdict when @verdict). */
 void report_round(struct scope *s, bool verdict);
+
+/* log_decision() - the inputs behind a verdict of @s, on one line, prefixed with @what. */
+void log_decision(const struct scope *s, int prio, const char *what);
 
 /* report_metrics() - every scope's counters to the helper, every HELPER_METRICS_USEC (@force:
  * now). */

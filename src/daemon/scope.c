@@ -114,6 +114,7 @@ static const struct scope_file v2_files[NR_V2_FILES] = {
     [V2_HIGH] = {"/memory.high", false, parse_u64},
     [V2_READS] = {NULL, false, NULL}, /* reads_files[] */
     [V2_IO_PRESSURE] = {"/io.pressure", false, parse_psi},
+    [V2_SWAP_CURRENT] = {"/memory.swap.current", false, parse_u64},
 };
 
 /* The machine's reads for a group that has no counter of its own; its writes are unknown (the

@@ -76,9 +76,10 @@ enum v2_file {
 	V2_HIGH,
 	V2_READS,
 	V2_IO_PRESSURE,
+	V2_SWAP_CURRENT,
 	NR_V2_FILES
 };
-#define SCOPE_MAX_FILES 8 /* the most of any kind: v2 */
+#define SCOPE_MAX_FILES 9 /* the most of any kind: v2 */
 
 /* Where a scope's pages read are counted (struct scope @reads). */
 enum scope_reads { READS_MACHINE, READS_V1_BLKIO, READS_V2_IO_STAT };
@@ -105,6 +106,7 @@ struct scope_counters {
 	uint64_t refaulted_anon;	    /* the snapshot's @refaulted_anon */
 	uint64_t written;		    /* the snapshot's @written_pages */
 	uint64_t write_pending, file_pages; /* gauges: dirty + writeback, file LRU pages */
+	uint64_t demand_pages;		    /* gauge: anon LRU + swap in use */
 };
 
 /*
@@ -122,6 +124,8 @@ struct scope_counters {
  * @limit_bytes, @usage_bytes:  cgroup limit and usage; machine: MemTotal and MemTotal -
  * MemAvailable
  * @file_bytes, @anon_bytes:    LRU contents
+ * @swap_bytes:    swap in use: the machine's SwapTotal - SwapFree, a v2 group's
+ *                 memory.swap.current (0 without it), a v1 group's 0
  * @parked:        v1 under_oom
  * @oom_kill_disable:  v1 memory.oom_control
  * @kernel_oom_kills:  oom_kill counter (vmstat, v1 oom_control, v2 events)
@@ -132,7 +136,7 @@ struct scope_snapshot {
 	uint64_t io_stall_usec, refaulted_anon;
 	struct zone_snapshot zones[MAX_NR_ZONES];
 	size_t nr_zones;
-	uint64_t limit_bytes, usage_bytes, file_bytes, anon_bytes;
+	uint64_t limit_bytes, usage_bytes, file_bytes, anon_bytes, swap_bytes;
 	bool parked, oom_kill_disable, swap_free;
 	uint64_t kernel_oom_kills;
 };

@@ -100,6 +100,7 @@ static int acquire_machine(struct scope *s, char *scratch, struct scope_snapshot
 	snap->limit_bytes = mi.mem_total_kib * 1024;
 	snap->usage_bytes = (mi.mem_total_kib - mi.mem_available_kib) * 1024;
 	snap->swap_free = mi.swap_free_kib > 0;
+	snap->swap_bytes = (mi.swap_total_kib - mi.swap_free_kib) * 1024;
 	if (may_skip(s, gate) && snap->stall_usec == s->cur.stall_usec)
 		return skip(s);
 	r = scope_load(s, MACHINE_VMSTAT, scratch, &vm);
@@ -260,6 +261,9 @@ static int acquire_v2(struct scope *s, char *scratch, struct scope_snapshot *sna
 	/* Not every kernel has per-group PSI: without it, no stall time. */
 	snap->stall_usec = scope_load(s, V2_PRESSURE, scratch, &psi) < 0 ? 0 : psi.some.total_usec;
 	read_io_stall(s, V2_IO_PRESSURE, scratch, snap);
+	/* no swap accounting (swapaccount=0, no swap controller): none counted */
+	if (scope_load(s, V2_SWAP_CURRENT, scratch, &snap->swap_bytes) < 0)
+		snap->swap_bytes = 0;
 	snap->parked = false;
 	snap->swap_free = false;
 	scope_cgroup_zone(snap, s->set.reserve_permille,

@@ -106,6 +106,7 @@ void scope_push_history(struct scope *s)
 	for (size_t i = 0; i < s->cur.nr_zones; i++)
 		h->write_pending += s->cur.zones[i].write_pending;
 	h->file_pages = bytes_to_pages(s->cur.file_bytes, s->page_shift);
+	h->demand_pages = bytes_to_pages(s->cur.anon_bytes + s->cur.swap_bytes, s->page_shift);
 	s->hist_next = (s->hist_next + 1) % SCOPE_HISTORY_ROUNDS;
 	if (s->hist_len < SCOPE_HISTORY_ROUNDS)
 		s->hist_len++;
@@ -145,6 +146,8 @@ static void writeback_peak(const struct scope *s, struct round_sample *smp)
 
 	smp->span_write_pending_pages = smp->span_file_pages = 0;
 	smp->recent_written_pages = smp->recent_refaulted_pages = 0;
+	smp->recent_demand_grown_pages = 0;
+	smp->has_demand = true;
 	for (unsigned int back = 0; back < s->hist_len; back++) {
 		const struct scope_counters *h = hist_back(s, back);
 
@@ -152,6 +155,7 @@ static void writeback_peak(const struct scope *s, struct round_sample *smp)
 			break;
 		smp->recent_written_pages = delta(now->written, h->written);
 		smp->recent_refaulted_pages = delta(now->refaulted, h->refaulted);
+		smp->recent_demand_grown_pages = delta(now->demand_pages, h->demand_pages);
 		if (!h->file_pages || !h->write_pending)
 			continue;
 		if (!smp->span_file_pages || h->write_pending * smp->span_file_pages >

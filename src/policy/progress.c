@@ -29,6 +29,19 @@ static bool swapins_cheap(const struct round_sample *s)
 	       s->window_io_stall_usec * PROGRESS_IO_SHARE_DIV < s->interval_usec;
 }
 
+/* A writer is pushing the scope's pages through its cache (progress.h, "Refaults beside
+ * writes"). */
+static bool writer_churns(const struct round_sample *s)
+{
+	bool gauge = s->span_file_pages &&
+		     s->span_write_pending_pages * PROGRESS_WRITEBACK_SHARE_DIV >= s->span_file_pages;
+	uint64_t written = s->recent_written_pages, refaulted = s->recent_refaulted_pages;
+
+	if (refaulted && written >= refaulted)
+		return true;
+	return gauge && (!s->counts_writes || written * PROGRESS_WRITER_SHARE_DIV >= refaulted);
+}
+
 enum thrash_state progress_thrash(const struct round_sample *s, const struct progress_params *p)
 {
 	/* A read without a pgpgin count (NFS, FUSE) still refaults: refaults are reads too. */
@@ -42,9 +55,7 @@ enum thrash_state progress_thrash(const struct round_sample *s, const struct pro
 	if (read < PROGRESS_SPAN_PAGES || s->span_refaulted_pages * PROGRESS_CLEAN_SHARE_DIV < read ||
 	    rate * 2 < floor || (s->is_group && !s->span_stall_events))
 		return THRASH_NONE;
-	if ((!s->counts_writes && s->span_file_pages &&
-	     s->span_write_pending_pages * PROGRESS_WRITEBACK_SHARE_DIV >= s->span_file_pages) ||
-	    (s->recent_refaulted_pages && s->recent_written_pages >= s->recent_refaulted_pages))
+	if (writer_churns(s))
 		return THRASH_WRITEBACK;
 	if (s->span_refaulted_pages * PROGRESS_THRASH_SHARE_DIV >= read && rate >= floor) {
 		if (refaults_past(s))
@@ -84,6 +95,14 @@ void progress_long_share_add(struct long_share *ls, uint64_t read, uint64_t refa
 		d_read = d_ref;
 	ls->read = scale(ls->read, memory_pages, memory_pages + d_read) + d_read;
 	ls->refaulted = scale(ls->refaulted, memory_pages, memory_pages + d_read) + d_ref;
+}
+
+/* Nothing but the page cache takes memory: anon + swap in use grew by less than a share of what
+ * was refaulted (progress.h rule 4). */
+static bool demand_flat(const struct round_sample *s)
+{
+	return s->has_demand &&
+	       s->recent_demand_grown_pages * PROGRESS_DEMAND_SHARE_DIV < s->recent_refaulted_pages;
 }
 
 static const char *hold_reason(enum thrash_state t)
@@ -139,7 +158,8 @@ void progress_round(const struct round_sample *s, const struct progress_params *
 	stalled = s->has_stall_usec && s->interval_usec &&
 		  s->stall_usec * 1000 > s->interval_usec * p->stall_bound_permille;
 	/* 4. */
-	if (!stalled && (r.thrash == THRASH_MIXED || r.thrash == THRASH_STALE ||
+	if ((!stalled || (r.thrash == THRASH_WRITEBACK && demand_flat(s))) &&
+	    (r.thrash == THRASH_MIXED || r.thrash == THRASH_STALE ||
 			 r.thrash == THRASH_WRITEBACK || r.thrash == THRASH_READAHEAD)) {
 		r.hold = true;
 		r.reason = hold_reason(r.thrash);

@@ -34,12 +34,20 @@
  * exceed half of what is reclaimable. Such a span holds the count; a kill there would take the
  * reader, and the writer would go on.
  *
- * The gauge is used only where writes are not counted. Where they are, a writer that is churning
- * the cache shows in the count, and the gauge misleads: when memory runs out beside writers held
+ * Where writes are counted, the gauge alone misleads: when memory runs out beside writers held
  * to the disk's pace, the file LRU shrinks to the dirty pages that reclaim cannot take (measured
  * in the machine flood of bench/machine: 4,186 of 4,222 file pages dirty or under writeback,
  * 17-37 pages dirtied a round against about 1,100 refaults a span, free under min): every round
- * was held, and the machine froze until the kernel's own OOM killer acted.
+ * was held, and the machine froze until the kernel's own OOM killer acted. There the gauge
+ * holds only beside a writer that still writes: at least 1/PROGRESS_WRITER_SHARE_DIV as many
+ * pages as were refaulted in the last PROGRESS_SPAN_MAX_USEC. A writer slower than the reader
+ * churns the cache all the same once its dirty pages fill the room the reader's file needs
+ * (measured in the guest, tests/vm daemon-churn-v2 with vm.dirty_ratio 80 and the group's
+ * writes at 8 MB/s: 7,142 of 8,784 file pages dirty or under writeback, 2,886 pages written in
+ * 3 s against about 10,000 refaulted; without the writer clause each round said thrashing and
+ * the reader was killed), while in the machine's flood and fork storm the writers, stalled
+ * with everything else, wrote 22-74 pages in 3 s against 1,900-2,200 refaults (bench/machine,
+ * s11-g2, 5 December).
  *
  * A group's refaults without a stall event in the span are not its thrashing: reclaim of the
  * machine (kswapd, another task's direct reclaim) evicts the pages of groups far below their
@@ -99,6 +107,8 @@
 #define PROGRESS_THRASH_SHARE_DIV  2
 #define PROGRESS_CLEAN_SHARE_DIV   8
 #define PROGRESS_WRITEBACK_SHARE_DIV 4
+#define PROGRESS_WRITER_SHARE_DIV  8
+#define PROGRESS_DEMAND_SHARE_DIV  8
 #define PROGRESS_RA_ROOM_WINDOWS   3
 #define PROGRESS_RA_MEMORY_WINDOWS 2
 #define PROGRESS_RA_SHARE_PERMILLE 750
@@ -138,6 +148,8 @@
  *                      PROGRESS_FREE_HIGH_MULT times its high watermark free (groups: false)
  * @span_refaulted_anon_pages:  the anon part of @span_refaulted_pages (swap-ins)
  * @window_io_stall_usec:  PSI io "some" time in the interval; ignored unless @has_window_io
+ * @recent_demand_grown_pages:  how much the scope's anon + swap in use grew in the last
+ *                      PROGRESS_SPAN_MAX_USEC (0 when it shrank); ignored unless @has_demand
  * @silence_usec:       how long the scope has read and refaulted nothing, up to now
  * @silence_io_stall_usec:  PSI io "some" time over that silence; ignored unless
  *                      @has_silence_io (measured in every round of it)
@@ -171,6 +183,8 @@ struct round_sample {
 	uint64_t span_refaulted_anon_pages;
 	uint64_t window_io_stall_usec;
 	bool has_window_io;
+	uint64_t recent_demand_grown_pages;
+	bool has_demand;
 };
 
 /*
@@ -268,7 +282,14 @@ enum thrash_state progress_thrash(const struct round_sample *s, const struct pro
  *      neither is a writer's churn: in the flood with zram (s8-dbg, 5 December) rounds held
  *      for the writers' pages with PSI some at 95-100 % of the window put 4.5 s between the
  *      first kill and the second, and the probe froze 12 s; in the flood without swap, 8 rounds
- *      held at 83-110 %. A v1 group has no PSI: there the holds stand as they are.
+ *      held at 83-110 %. A v1 group has no PSI: there the holds stand as they are. Except
+ *      a writer's churn where nothing else takes memory: anon + swap in use grew by less than
+ *      1/PROGRESS_DEMAND_SHARE_DIV of the pages refaulted in the last PROGRESS_SPAN_MAX_USEC.
+ *      Then the stall is the reader's wait for what the writer's dirty pages pushed out, and a
+ *      kill would take the reader while the writer goes on (measured in the guest's v2 churn,
+ *      tests/vm daemon-churn-v2, 5 December: PSI some at 53-60 % of the window, anon flat,
+ *      11,000-12,000 refaults in 3 s; the reader was killed on rounds over the bound). In the
+ *      floods the eaters' anon (or the swap it went to) grows by thousands of pages a second.
  *   5. PSI some over @stall_bound_permille of the interval: no progress, whatever was freed.
  *   6. With a reclaim counter (machine, v2): reclaimed minus refaulted, progress when positive.
  *      Without (v1): progress (what reclaim took stays taken). Failed charges (failcnt) are not

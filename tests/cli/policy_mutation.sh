@@ -110,7 +110,10 @@ progress.c	s@s->silence_usec >= PROGRESS_SILENCE_MIN_USEC@s->silence_usec > PROG
 progress.c	s@PROGRESS_IO_SHARE_DIV < s->silence_usec@PROGRESS_IO_SHARE_DIV <= s->silence_usec@	silence I/O bound off by one
 progress.c	s@return s->has_silence_io \&\& @return @	unmeasured silence judged stale
 progress.c	s@return THRASH_WRITEBACK;@return THRASH_YES;@	writer's churn judged thrashing
-progress.c	s@s->recent_written_pages >= s->recent_refaulted_pages@s->recent_written_pages > s->recent_refaulted_pages@	written bound off by one
+progress.c	s@if (refaulted \&\& written >= refaulted)@if (refaulted \&\& written > refaulted)@	written bound off by one
+progress.c	s@written \* PROGRESS_WRITER_SHARE_DIV >= refaulted@written * PROGRESS_WRITER_SHARE_DIV > refaulted@	slow writer bound off by one
+progress.c	s@(!s->counts_writes || written \* PROGRESS_WRITER_SHARE_DIV >= refaulted)@(!s->counts_writes)@	a slow writer's churn judged thrashing
+progress.c	s@(!s->counts_writes || written \* PROGRESS_WRITER_SHARE_DIV >= refaulted)@(1)@	the dirty gauge read beside writers that do not write
 progress.c	s@PROGRESS_WRITEBACK_SHARE_DIV >= s->span_file_pages@PROGRESS_WRITEBACK_SHARE_DIV > s->span_file_pages@	writeback gauge bound off by one
 progress.c	s@r.net_reclaimed = 0;@@	thrash keeps net reclaim
 progress.c	s@? THRASH_READAHEAD : THRASH_YES@? THRASH_YES : THRASH_YES@	read-ahead rule dropped
@@ -118,9 +121,12 @@ progress.c	s@s->file_pages < PROGRESS_RA_ROOM_WINDOWS@s->file_pages <= PROGRESS_
 progress.c	s@s->long_refaulted_pages \* 1000 <@s->long_refaulted_pages * 1000 <=@	long share bound off by one
 progress.c	s@(s->is_group \&\& !s->span_stall_events)@0@	a group's refaults judged without its stalls
 progress.c	s@(s->is_group \&\& !s->span_stall_events)@(!s->span_stall_events)@	the machine's refaults need stalls too
-progress.c	s@(!s->counts_writes \&\& s->span_file_pages@(s->span_file_pages@	the dirty gauge read where writes are counted
 progress.c	s@if (s->free_plenty) {@if (0) {@	a machine with plenty free judged
-progress.c	s@if (!stalled \&\& (r.thrash == THRASH_MIXED@if ((r.thrash == THRASH_MIXED@	holds stand against PSI
+progress.c	s@(!stalled || (r.thrash == THRASH_WRITEBACK \&\& demand_flat(s)))@(1)@	holds stand against PSI
+progress.c	s@(!stalled || (r.thrash == THRASH_WRITEBACK \&\& demand_flat(s)))@(!stalled)@	a writer's churn yields to PSI
+progress.c	s@(r.thrash == THRASH_WRITEBACK \&\& demand_flat(s))@(demand_flat(s))@	every hold stands where demand is flat
+progress.c	s@recent_demand_grown_pages \* PROGRESS_DEMAND_SHARE_DIV < @recent_demand_grown_pages * PROGRESS_DEMAND_SHARE_DIV <= @	demand bound off by one
+progress.c	s@return s->has_demand \&\&@return@	unread demand judged flat
 progress.c	s@memory_pages + d_read) + d_ref;@memory_pages + d_read) * 0 + ls->refaulted + d_ref;@	long share never forgets refaults
 progress.c	s@if (d_ref > d_read)@if (0)@	long share: refaults not reads
 progress.c	s@r.hold = true;@r.hold = false;@	hold not reported

@@ -533,28 +533,39 @@ static void test_child_group_removed(void **state)
 }
 
 /*
+ * v2_copy_acquired() - a copy of the v2 fixture in @root (a mkdtemp() template), changed by the
+ * shell command @edit (its %s: the copy's root), and its group app read once into @s.
+ */
+static void v2_copy_acquired(char *root, const char *edit, struct scope *s)
+{
+	char cmd[600], line[400], err[256] = "";
+	struct cgroup_mounts m;
+
+	assert_non_null(mkdtemp(root));
+	snprintf(line, sizeof(line), edit, root);
+	snprintf(cmd, sizeof(cmd), "cp -r tests/fixtures/v2/proc tests/fixtures/v2/sys %s/ && %s",
+		 root, line);
+	assert_int_equal(system(cmd), 0);
+	mounts_of(root, &m);
+	assert_int_equal(scope_init_cgroup(s, root, "/sys/fs/cgroup/app", &m, FIXTURE_PAGE_SHIFT,
+					   scratch, err, sizeof(err)),
+			 0);
+	assert_int_equal(scope_acquire(s, scratch, 1000), 0);
+}
+
+/*
  * A container whose /proc/meminfo reads MemTotal 0 (an lxcfs view gone wrong): a group needs
  * meminfo only to bound its limit by the machine's, so it is watched with its own limit (it
  * was refused, and start-up with it); the machine scope cannot be, and says so.
  */
 static void test_container_memtotal_zero(void **state)
 {
-	char root[] = "/tmp/oomguard-test-lxc-XXXXXX", cmd[300], err[256] = "";
-	struct cgroup_mounts m;
+	char root[] = "/tmp/oomguard-test-lxc-XXXXXX";
 	struct scope s;
 
 	(void)state;
-	assert_non_null(mkdtemp(root));
-	snprintf(cmd, sizeof(cmd),
-		 "cp -r tests/fixtures/v2/proc tests/fixtures/v2/sys %s/ && "
-		 "sed -i 's/^MemTotal:.*/MemTotal:              0 kB/' %s/proc/meminfo",
-		 root, root);
-	assert_int_equal(system(cmd), 0);
-	mounts_of(root, &m);
-	assert_int_equal(scope_init_cgroup(&s, root, "/sys/fs/cgroup/app", &m, FIXTURE_PAGE_SHIFT,
-					   scratch, err, sizeof(err)),
-			 0);
-	assert_int_equal(scope_acquire(&s, scratch, 1000), 0);
+	v2_copy_acquired(root, "sed -i 's/^MemTotal:.*/MemTotal:              0 kB/' %s/proc/meminfo",
+			 &s);
 	assert_true(s.cur.limit_bytes > 0);
 	scope_close(&s);
 	assert_true(scope_init_machine(&s, root, FIXTURE_PAGE_SHIFT, scratch) < 0);
@@ -645,6 +656,51 @@ static void test_machine_large_hosts(void **state)
 		assert_null(s.zone_text);
 	}
 	fixture_remove(root);
+}
+
+/*
+ * What a writer's churn is told from a flood by (progress.h rule 4): the scope's anon + swap in
+ * use, kept per round in the history. The machine's swap is SwapTotal - SwapFree; a v2 group's
+ * is memory.swap.current, and a group without it counts none.
+ */
+static void test_demand(void **state)
+{
+	char root[] = "/tmp/oomguard-test-demand-XXXXXX", root2[] = "/tmp/oomguard-test-demand2-XXXXXX";
+	char cmd[600];
+	struct cgroup_mounts m;
+	struct scope s;
+	char err[256] = "";
+	uint64_t anon;
+
+	(void)state;
+	assert_non_null(mkdtemp(root));
+	snprintf(cmd, sizeof(cmd),
+		 "cp -r tests/fixtures/k6.18/proc %s/ && sed -i -e 's/^SwapTotal:.*/SwapTotal: "
+		 "1048576 kB/' -e 's/^SwapFree:.*/SwapFree: 524288 kB/' %s/proc/meminfo",
+		 root, root);
+	assert_int_equal(system(cmd), 0);
+	assert_int_equal(scope_init_machine(&s, root, FIXTURE_PAGE_SHIFT, scratch), 0);
+	assert_int_equal(scope_acquire(&s, scratch, 1000), 0);
+	assert_int_equal(s.cur.swap_bytes, 512ull << 20);
+	anon = s.cur.anon_bytes >> FIXTURE_PAGE_SHIFT;
+	assert_true(anon > 0);
+	assert_int_equal(s.hist[0].demand_pages, anon + (512 << 20 >> FIXTURE_PAGE_SHIFT));
+	scope_close(&s);
+	fixture_remove(root);
+
+	mounts_of("tests/fixtures/v2", &m);
+	assert_int_equal(scope_init_cgroup(&s, "tests/fixtures/v2", "/sys/fs/cgroup/app", &m,
+					   FIXTURE_PAGE_SHIFT, scratch, err, sizeof(err)),
+			 0);
+	assert_int_equal(scope_acquire(&s, scratch, 1000), 0);
+	assert_int_equal(s.cur.swap_bytes, 8388608);
+	assert_int_equal(s.hist[0].demand_pages, (209715200 + 8388608) >> FIXTURE_PAGE_SHIFT);
+	scope_close(&s);
+	v2_copy_acquired(root2, "rm %s/sys/fs/cgroup/app/memory.swap.current", &s);
+	assert_int_equal(s.cur.swap_bytes, 0); /* no swap accounting: none counted */
+	assert_int_equal(s.hist[0].demand_pages, 209715200 >> FIXTURE_PAGE_SHIFT);
+	scope_close(&s);
+	fixture_remove(root2);
 }
 
 /*
@@ -836,6 +892,7 @@ int main(void)
 	    cmocka_unit_test(test_kthread_pid_reused),
 	    cmocka_unit_test(test_v1_group_many_tasks),
 	    cmocka_unit_test(test_mountinfo_large_host),
+	    cmocka_unit_test(test_demand),
 	    cmocka_unit_test(test_machine_large_hosts),
 	    cmocka_unit_test(test_container_memtotal_zero),
 	    cmocka_unit_test(test_child_group_removed),
