@@ -21,6 +21,8 @@
 #   MB_IO         the user's disk throttle: "RBPS WBPS RIOPS" (default "50M 50M 1000")
 #   MB_OOMGUARD_LOG_LEVEL  the guest oomguard's log_level (image.sh; default: as shipped)
 #   MB_OOMGUARD_CONF       lines added to the guest's oomguard.conf (image.sh)
+#   MB_PSI_GROUPS=1  the sampler also writes each unit's memory stall (out/psi-groups.log); off
+#                 by default: it reads some 30 files every 200 ms beside the workload
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 quick=0 contenders=kernel,oomguard,earlyoom,nohang,systemd-oomd
@@ -108,6 +110,7 @@ cell() {
 	local args="root=/dev/vda rw console=ttyS0 loglevel=4 panic=-1 systemd.show_status=0 $wants"
 	args="$args systemd.zram=$z mb.contender=$cont mb.scenario=$scen mb.quick=$quick mb.zram=$z"
 	args="$args mb.rbps=$rbps mb.wbps=$wbps mb.riops=$riops mb.oompolicy=$policy"
+	args="$args mb.psigroups=${MB_PSI_GROUPS:-0}"
 	local qemu=(qemu-system-x86_64 -accel tcg,tb-size=256 -m 2048 -smp 2 -nodefaults
 		-display none -no-reboot -serial stdio -kernel "$kernel" -initrd "$initrd"
 		-drive "file=$dir/root.qcow2,format=qcow2,if=virtio,cache=unsafe"

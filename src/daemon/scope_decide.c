@@ -139,10 +139,14 @@ static uint64_t delta(uint64_t cur, uint64_t prev)
 
 /* Refaults beside writes (progress.h), over the last PROGRESS_SPAN_MAX_USEC: the pages written
  * and refaulted, and the round whose dirty + writeback pages were the largest share of its file
- * pages (compared as products). */
+ * pages (compared as products). A v2 group's io.stat counts pages once written back: what it
+ * dirtied is that and what its dirty + writeback pages grew by (a writer that has just started
+ * has dirtied its share of the cache before writeback begins). The machine's nr_dirtied counts
+ * the dirtying itself. */
 static void writeback_peak(const struct scope *s, struct round_sample *smp)
 {
 	const struct scope_counters *now = hist_back(s, 0);
+	bool add_pending = s->kind != SCOPE_MACHINE && s->reads == READS_V2_IO_STAT;
 
 	smp->span_write_pending_pages = smp->span_file_pages = 0;
 	smp->recent_written_pages = smp->recent_refaulted_pages = 0;
@@ -154,6 +158,8 @@ static void writeback_peak(const struct scope *s, struct round_sample *smp)
 		if (delta(now->time_usec, h->time_usec) > PROGRESS_SPAN_MAX_USEC)
 			break;
 		smp->recent_written_pages = delta(now->written, h->written);
+		if (add_pending)
+			smp->recent_written_pages += delta(now->write_pending, h->write_pending);
 		smp->recent_refaulted_pages = delta(now->refaulted, h->refaulted);
 		smp->recent_demand_grown_pages = delta(now->demand_pages, h->demand_pages);
 		if (!h->file_pages || !h->write_pending)

@@ -173,6 +173,11 @@ void progress_round(const struct round_sample *s, const struct progress_params *
 	/* 6. */
 	if (s->has_reclaimed) {
 		r.progress = r.net_reclaimed > 0;
+		if (!r.progress && writer_churns(s)) {
+			r.hold = true;
+			r.reason = hold_reason(THRASH_WRITEBACK);
+			goto out;
+		}
 	} else {
 		r.progress = true;
 		r.net_reclaimed = 1; /* the rule only asks "any progress?" */

@@ -131,8 +131,9 @@
  *                      scope whose tasks' reads are not counted apart reads the machine's, which
  *                      can only lower the share
  * @parked:             v1 under_oom: tasks sleep on the OOM wait queue
- * @recent_written_pages, @recent_refaulted_pages:  pages written and refaulted in the last
- *                      PROGRESS_SPAN_MAX_USEC (written: 0 where not counted)
+ * @recent_written_pages, @recent_refaulted_pages:  pages written (dirtied: a v2 group's
+ *                      written back plus its dirty + writeback growth) and refaulted in the
+ *                      last PROGRESS_SPAN_MAX_USEC (written: 0 where not counted)
  * @span_write_pending_pages, @span_file_pages:  the round of the last PROGRESS_SPAN_MAX_USEC
  *                      with the largest share of dirty + writeback pages among the file pages:
  *                      those two gauges then (0, 0: none seen)
@@ -291,7 +292,12 @@ enum thrash_state progress_thrash(const struct round_sample *s, const struct pro
  *      11,000-12,000 refaults in 3 s; the reader was killed on rounds over the bound). In the
  *      floods the eaters' anon (or the swap it went to) grows by thousands of pages a second.
  *   5. PSI some over @stall_bound_permille of the interval: no progress, whatever was freed.
- *   6. With a reclaim counter (machine, v2): reclaimed minus refaulted, progress when positive.
+ *   6. With a reclaim counter (machine, v2): reclaimed minus refaulted, progress when positive;
+ *      undone beside a writer's churn (progress_thrash()'s test, whatever the share says), the
+ *      count is held (measured in the guest's v2 churn over 90 s: when the span had no stall
+ *      event of the group the share said nothing, and 6 rounds of reclaim undone by the
+ *      reader's refaults, beside 6,814 of 8,521 file pages dirty and 5,900 pages written in 3 s
+ *      against 10,484 refaulted, took the count from 10 to 16: the reader was killed).
  *      Without (v1): progress (what reclaim took stays taken). Failed charges (failcnt) are not
  *      counted as reclaim: a charge that keeps failing bumps failcnt on every retry.
  */

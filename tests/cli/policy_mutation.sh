@@ -127,6 +127,8 @@ progress.c	s@(!stalled || (r.thrash == THRASH_WRITEBACK \&\& demand_flat(s)))@(!
 progress.c	s@(r.thrash == THRASH_WRITEBACK \&\& demand_flat(s))@(demand_flat(s))@	every hold stands where demand is flat
 progress.c	s@recent_demand_grown_pages \* PROGRESS_DEMAND_SHARE_DIV < @recent_demand_grown_pages * PROGRESS_DEMAND_SHARE_DIV <= @	demand bound off by one
 progress.c	s@return s->has_demand \&\&@return@	unread demand judged flat
+progress.c	s@if (!r.progress \&\& writer_churns(s)) {@if (0) {@	reclaim undone beside a writer counted
+progress.c	s@if (!r.progress \&\& writer_churns(s)) {@if (writer_churns(s)) {@	reclaim that stayed beside a writer held
 progress.c	s@memory_pages + d_read) + d_ref;@memory_pages + d_read) * 0 + ls->refaulted + d_ref;@	long share never forgets refaults
 progress.c	s@if (d_ref > d_read)@if (0)@	long share: refaults not reads
 progress.c	s@r.hold = true;@r.hold = false;@	hold not reported

@@ -394,6 +394,34 @@ static void test_silence_without_io_wait(void **state)
 	io_wait = MS100;
 }
 
+/*
+ * What a writer dirtied (progress.h "Refaults beside writes"): a v2 group's io.stat counts pages
+ * written back, so its dirty + writeback growth is added; the machine's nr_dirtied counts the
+ * dirtying, and is taken as it is. And the demand (anon + swap) growth over the same 3 s.
+ */
+static void test_writer_dirtied(void **state)
+{
+	struct scope s;
+	struct config c;
+
+	(void)state;
+	for (int kind = 0; kind < 2; kind++) {
+		v1_scope(&s, &c, 0, 8000);
+		s.kind = kind ? SCOPE_MACHINE : SCOPE_CGROUP_V2;
+		s.reads = kind ? READS_MACHINE : READS_V2_IO_STAT;
+		for (int i = 0; i < 10; i++) {
+			s.cur.zones[0].write_pending += 700; /* 7,000 dirty pages in 1 s */
+			s.cur.written_pages += 10;
+			s.cur.anon_bytes += 100ull << 12;
+			s.cur.swap_bytes += 50ull << 12;
+			step(&s, &c, THRASH_FAILCNT, THRASH, false);
+		}
+		assert_int_equal(s.sample.recent_written_pages, kind ? 100 : 100 + 7000);
+		assert_true(s.sample.has_demand);
+		assert_int_equal(s.sample.recent_demand_grown_pages, 1500);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -403,6 +431,7 @@ int main(void)
 	    cmocka_unit_test(test_machine_free_plenty),
 	    cmocka_unit_test(test_progress_and_quiet_reset),
 	    cmocka_unit_test(test_silence_without_io_wait),
+	    cmocka_unit_test(test_writer_dirtied),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

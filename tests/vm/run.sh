@@ -13,6 +13,7 @@
 #   VM_LOGLEVEL the guest kernel's console loglevel (default 1; 4 shows the OOM kills as they come)
 #   VM_OOMGUARD_ARGS  extra options for every `oomguard run` in the guest, comma-separated
 #               (e.g. --log-level,debug: the flood then sums up the daemon's round verdicts)
+#   VM_CHURN_S  seconds daemon-churn-v2 lets its writer churn (default 30)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 out=build/vm
@@ -92,7 +93,7 @@ log=$out/serial.log
 qemu=(qemu-system-x86_64 -accel tcg -m 2048 -smp 2 -nodefaults -display none -no-reboot
 	-serial stdio -kernel "$kernel" -initrd "$out/initramfs.cpio.gz"
 	-drive "file=$out/disk.img,format=raw,if=virtio,cache=unsafe"
-	-append "console=ttyS0 loglevel=${VM_LOGLEVEL:-1} panic=-1 log_buf_len=8M vmtests=$tests vmflood=$flood vmruns=$runs${VM_OOMGUARD_ARGS:+ vmogargs=$VM_OOMGUARD_ARGS}")
+	-append "console=ttyS0 loglevel=${VM_LOGLEVEL:-1} panic=-1 log_buf_len=8M vmtests=$tests vmflood=$flood vmruns=$runs${VM_OOMGUARD_ARGS:+ vmogargs=$VM_OOMGUARD_ARGS}${VM_CHURN_S:+ VM_CHURN_S=$VM_CHURN_S}")
 
 # The guest's memory lives in the qemu process: keep it in a host memory cgroup with a limit.
 . tests/lib/hostcg.sh

@@ -6,6 +6,14 @@
 # Thrashing starts when the thrasher's first pass ends ("pass 1"); the kill must come within
 # 3 s of that (2 s on the host; the guest runs under TCG) and not before.
 
+THRASH_TESTS="daemon-thrash-v2 daemon-stream-v2 daemon-thrash-machine daemon-stream-machine
+	daemon-churn-v2"
+# The daemon's log: its first kill, the highest count of rounds without progress its debug
+# lines show, and (a sed script) a line's time of day to the tenth of a second.
+first_kill() { grep ' kill scope=' "$OG_LOG" | head -n 1 | cut -c1-200; }
+peak_count() { sed -n 's/.* round.* loops=\([0-9]*\) .*/\1/p' "$OG_LOG" | sort -n | tail -n 1; }
+TIME_OF_LINE='s/^[^T]*T\([0-9:]*\.[0-9]\).*/\1/'
+
 # thrash_file MIB: a fresh file on the scratch disk, out of the page cache, with no shadow
 # entries (it was never evicted: written, synced, dropped).
 thrash_file() {
@@ -122,7 +130,7 @@ stream_run() {
 	[ $rc = 0 ] || why="$why the stream ended with $rc;"
 	[ -d "/proc/$eater" ] || why="$why the eater was killed;"
 	grep -q " kill scope=" "$OG_LOG" &&
-		why="$why oomguard killed: $(grep ' kill scope=' "$OG_LOG" | head -n 1 | cut -c1-200);"
+		why="$why oomguard killed: $(first_kill);"
 	[ -d "/proc/$og_pid" ] || why="$why oomguard died: $(tail -n 3 "$OG_LOG");"
 	og_stop
 }
@@ -157,7 +165,7 @@ test_stream_machine() {
 	info "$name: 8 GiB read in $(secs $(($(now_cs) - t0))) s beside $((avail - 256)) MiB;" \
 		"rounds: $(grep -c ' round, ' "$OG_LOG"), stall over bound:" \
 		"$(grep -c 'round="stall over bound' "$OG_LOG"), longest count:" \
-		"$(sed -n 's/.* round.* loops=\([0-9]*\) .*/\1/p' "$OG_LOG" | sort -n | tail -n 1)"
+		"$(peak_count)"
 	rm -f "$VM_DISK/sparse"
 	cg_del "$cg"
 	verdict $name "$why"
@@ -205,7 +213,7 @@ test_churn_v2() {
 	# passes in the 30 s with the writer: read back at the disk's 16 MB/s, 25 MiB allow about
 	# 20; many more came from the page cache, and the writer pushed nothing out
 	p_writer=$((p1 - 2)) # the writer starts at the reader's second pass
-	grep -q " kill scope=" "$OG_LOG" && why="$why oomguard killed: $(grep ' kill scope=' "$OG_LOG" | head -n 1 | cut -c1-200);"
+	grep -q " kill scope=" "$OG_LOG" && why="$why oomguard killed: $(first_kill);"
 	kill "$wr" "$thr" 2>/dev/null
 	wait "$wr" "$thr" 2>/dev/null
 	[ -d "/proc/$og_pid" ] || why="$why oomguard died: $(tail -n 3 "$OG_LOG");"
@@ -216,10 +224,10 @@ test_churn_v2() {
 	info "$name: the reader's passes: $p1 in all; rounds held for the writer:" \
 		"$(grep -c "refaults beside a writer" "$OG_LOG"), judged thrashing:" \
 		"$(grep -c 'round="thrashing' "$OG_LOG"), the count at most" \
-		"$(sed -n 's/.* round.* loops=\([0-9]*\) .*/\1/p' "$OG_LOG" | sort -n | tail -n 1);" \
+		"$(peak_count);" \
 		"memory.events: $(tr '\n' ' ' <"$cg/memory.events")"
 	info "$name: the writer started at $wstart; rounds judged thrashing at" \
-		"$(grep 'round="thrashing' "$OG_LOG" | sed 's/^[^T]*T\([0-9:]*\.[0-9]\).*/\1/' | tr '\n' ' ')"
+		"$(grep 'round="thrashing' "$OG_LOG" | sed "$TIME_OF_LINE" | tr '\n' ' ')"
 	# a verdict's reasons: the rounds before it
 	grep ' oom scope=' "$OG_LOG" >/dev/null &&
 		grep ' round' "$OG_LOG" | tail -n 4 | sed 's/^.*scope=[^ ]* //' | cut -c1-700 |
@@ -237,11 +245,11 @@ test_churn_v2() {
 }
 
 if ! og_built; then
-	for t in daemon-thrash-v2 daemon-stream-v2 daemon-thrash-machine daemon-stream-machine daemon-churn-v2; do
+	for t in $THRASH_TESTS; do
 		skip $t "daemon not built"
 	done
 elif [ -z "${VM_DISK:-}" ]; then
-	for t in daemon-thrash-v2 daemon-stream-v2 daemon-thrash-machine daemon-stream-machine daemon-churn-v2; do
+	for t in $THRASH_TESTS; do
 		skip $t "no scratch disk"
 	done
 else

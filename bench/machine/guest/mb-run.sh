@@ -10,6 +10,7 @@ out=/run/mb/out
 mkdir -p "$out" /run/mb/ready
 chown bench:bench /run/mb /run/mb/out /run/mb/ready
 contender=kernel scenario=none quick=0 zram=0 rbps=50M wbps=50M riops=1000 oompolicy=stop
+psigroups=0
 for w in $(cat /proc/cmdline); do
 	case $w in
 	mb.contender=*) contender=${w#*=} ;;
@@ -20,6 +21,7 @@ for w in $(cat /proc/cmdline); do
 	mb.wbps=*) wbps=${w#*=} ;;
 	mb.riops=*) riops=${w#*=} ;;
 	mb.oompolicy=*) oompolicy=${w#*=} ;;
+	mb.psigroups=*) psigroups=${w#*=} ;;
 	esac
 done
 
@@ -95,6 +97,7 @@ systemctl set-property --runtime user.slice "${props[@]}" || fail "io.max on use
 	echo "kernel=$(uname -r)"
 	echo "mem_total_kib=$(awk '/^MemTotal:/ { print $2 }' /proc/meminfo)"
 	echo "io=rbps $rbps wbps $wbps riops $riops"
+	echo "psi_groups=$psigroups"
 	echo "io_max=$(tr '\n' ';' </sys/fs/cgroup/user.slice/io.max 2>/dev/null)"
 	case $contender in
 	kernel) echo "contender_version=" ;;
@@ -108,9 +111,12 @@ systemctl set-property --runtime user.slice "${props[@]}" || fail "io.max on use
 } >"$out/meta"
 
 # The memory sampler (memory-locked, exempt from kills like the harness), then the service.
-# psi-groups.log: each unit's memory stall beside them (the root's, the system's, the user's apps).
-/usr/local/bin/mb_sample -g "$out/psi-groups.log" /sys/fs/cgroup /sys/fs/cgroup/system.slice \
-	/sys/fs/cgroup/user.slice/user-1000.slice/user@1000.service/app.slice >"$out/samples.log" &
+# With mb.psigroups=1, psi-groups.log: each unit's memory stall beside them (the root's, the
+# system's, the user's apps).
+groups=()
+[ "$psigroups" = 1 ] && groups=(-g "$out/psi-groups.log" /sys/fs/cgroup /sys/fs/cgroup/system.slice
+	/sys/fs/cgroup/user.slice/user-1000.slice/user@1000.service/app.slice)
+/usr/local/bin/mb_sample "${groups[@]}" >"$out/samples.log" &
 sampler=$!
 # A system service a user expects to survive (a database, sshd): 64 MiB it keeps.
 systemd-run -q --unit=mb-service /usr/local/bin/mem_eater 64 || fail "mb-service"
