@@ -192,6 +192,18 @@ int scope_load(struct scope *s, unsigned int f, char *scratch, void *ret)
 	return n < 0 ? (int)n : sf->parse(scratch, ret);
 }
 
+int scope_load_optional(struct scope *s, unsigned int f, char *scratch, void *ret)
+{
+	int r;
+
+	if (s->missing & (1u << f))
+		return -ENOENT;
+	r = scope_load(s, f, scratch, ret);
+	if (r == -ENOENT)
+		s->missing |= 1u << f;
+	return r;
+}
+
 const char *scope_kind_name(enum scope_kind kind)
 {
 	return kind == SCOPE_MACHINE     ? "machine"

@@ -238,6 +238,7 @@ struct scope {
 	uint64_t kill_pending_usec; /* when that kill was made */
 	struct scope_metrics metrics; /* counted since set-up, for the metrics file (report.h) */
 	bool absent; /* a cgroup that does not exist (yet, or any more): waited for */
+	unsigned int missing; /* optional files found missing, by bit (scope_load_optional()) */
 	int read_err; /* the last acquire's error (0: read): logged when it changes */
 	/* machine: where zoneinfo and buddyinfo are read and parsed when the host's outgrow the
 	 * scratch or PROC_MAX_ZONES (sized at scope_init_machine(), freed at scope_close());
@@ -266,6 +267,13 @@ struct machine_zone_list {
  * proc_meminfo, psi_stats, memcg_v1_stat, ... as scope.c's tables say). Return: 0 or -errno.
  */
 int scope_load(struct scope *s, unsigned int f, char *scratch, void *ret);
+
+/*
+ * scope_load_optional() - scope_load() of a file the kernel may not have (PSI's io, a v2
+ * group's memory.swap.current): once it is found missing (-ENOENT) it is not looked for again
+ * in the life of the scope (s->missing). Return: as scope_load().
+ */
+int scope_load_optional(struct scope *s, unsigned int f, char *scratch, void *ret);
 /* scope_reads_name() - where the scope's reads are counted, for the log: "blkio", "io.stat",
  * "machine pgpgin". */
 const char *scope_reads_name(const struct scope *s);

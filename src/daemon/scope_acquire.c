@@ -54,15 +54,15 @@ static int read_pages(struct scope *s, unsigned int f, char *scratch, struct sco
 /*
  * The I/O stall total (file @f of the kind's: MACHINE_IO_PSI, V1_IO_PSI, V2_IO_PRESSURE), read
  * in the rounds that read all: it tells a slow disk's pause from silence (progress.h, "Refaults
- * long past"). A kernel without PSI, or a file that cannot be read, leaves it unknown: the rule
- * then judges as without it, and the scope is watched as before.
+ * long past"). A kernel without PSI (looked for once), or a file that cannot be read, leaves it
+ * unknown: the rule then judges as without it, and the scope is watched as before.
  */
 static void read_io_stall(struct scope *s, unsigned int f, char *scratch,
 			  struct scope_snapshot *snap)
 {
 	struct psi_stats psi;
 
-	if (scope_load(s, f, scratch, &psi) == 0)
+	if (scope_load_optional(s, f, scratch, &psi) == 0)
 		snap->io_stall_usec = psi.some.total_usec;
 }
 
@@ -262,7 +262,7 @@ static int acquire_v2(struct scope *s, char *scratch, struct scope_snapshot *sna
 	snap->stall_usec = scope_load(s, V2_PRESSURE, scratch, &psi) < 0 ? 0 : psi.some.total_usec;
 	read_io_stall(s, V2_IO_PRESSURE, scratch, snap);
 	/* no swap accounting (swapaccount=0, no swap controller): none counted */
-	if (scope_load(s, V2_SWAP_CURRENT, scratch, &snap->swap_bytes) < 0)
+	if (scope_load_optional(s, V2_SWAP_CURRENT, scratch, &snap->swap_bytes) < 0)
 		snap->swap_bytes = 0;
 	snap->parked = false;
 	snap->swap_free = false;

@@ -281,6 +281,19 @@ static ssize_t counting_pread(int fd, void *buf, size_t len, off_t off)
 	return sys_ops_real.pread(fd, buf, len, off);
 }
 
+/* Opens of files whose path ends in @opens_of. */
+static const char *opens_of;
+static int opens;
+
+static int counting_openat(int dirfd, const char *path, int flags, mode_t mode)
+{
+	size_t n = strlen(path), m = opens_of ? strlen(opens_of) : 0;
+
+	if (m && n >= m && !strcmp(path + n - m, opens_of))
+		opens++;
+	return sys_ops_real.openat(dirfd, path, flags, mode);
+}
+
 static bool readable(int efd)
 {
 	uint64_t v;
@@ -659,6 +672,43 @@ static void test_machine_large_hosts(void **state)
 }
 
 /*
+ * A file the kernel does not have is looked for once: a machine without PSI's io (4.4), read in
+ * full three times, opens /proc/pressure/io once; the stall stays unknown. A v2 group without
+ * memory.swap.current likewise.
+ */
+static void test_optional_missing(void **state)
+{
+	static struct sys_ops fake;
+	char root[] = "/tmp/oomguard-test-noswap-XXXXXX";
+	struct scope s;
+
+	(void)state;
+	fake = sys_ops_real;
+	fake.openat = counting_openat;
+	sys = &fake;
+	opens_of = "/pressure/io";
+	opens = 0;
+	assert_int_equal(scope_init_machine(&s, "tests/fixtures/k4.4", FIXTURE_PAGE_SHIFT, scratch),
+			 0);
+	for (int i = 1; i <= 3; i++)
+		assert_int_equal(scope_acquire(&s, scratch, 1000 * (uint64_t)i), 0);
+	assert_int_equal(s.cur.io_stall_usec, SCOPE_IO_UNKNOWN);
+	assert_int_equal(opens, 1);
+	scope_close(&s);
+
+	opens_of = "/memory.swap.current";
+	opens = 0;
+	v2_copy_acquired(root, "rm %s/sys/fs/cgroup/app/memory.swap.current", &s);
+	for (int i = 2; i <= 3; i++)
+		assert_int_equal(scope_acquire(&s, scratch, 1000 * (uint64_t)i), 0);
+	assert_int_equal(opens, 1);
+	scope_close(&s);
+	fixture_remove(root);
+	sys = &sys_ops_real;
+	opens_of = NULL;
+}
+
+/*
  * What a writer's churn is told from a flood by (progress.h rule 4): the scope's anon + swap in
  * use, kept per round in the history. The machine's swap is SwapTotal - SwapFree; a v2 group's
  * is memory.swap.current, and a group without it counts none.
@@ -893,6 +943,7 @@ int main(void)
 	    cmocka_unit_test(test_v1_group_many_tasks),
 	    cmocka_unit_test(test_mountinfo_large_host),
 	    cmocka_unit_test(test_demand),
+	    cmocka_unit_test(test_optional_missing),
 	    cmocka_unit_test(test_machine_large_hosts),
 	    cmocka_unit_test(test_container_memtotal_zero),
 	    cmocka_unit_test(test_child_group_removed),
