@@ -462,6 +462,34 @@ static void fixture_remove(const char *root)
 	assert_int_equal(system(cmd), 0);
 }
 
+/*
+ * fixture_copy() - a copy of fixture @from's proc and sys in @root (a mkdtemp() template),
+ * changed by the shell command @edit (its %s, twice at most: the copy's root).
+ */
+static void fixture_copy(char *root, const char *from, const char *edit)
+{
+	char cmd[900], line[600];
+
+	assert_non_null(mkdtemp(root));
+	snprintf(line, sizeof(line), edit, root, root);
+	snprintf(cmd, sizeof(cmd), "cp -r %s/proc %s/sys %s/ && %s", from, from, root, line);
+	assert_int_equal(system(cmd), 0);
+}
+
+/* v2_copy_acquired() - fixture_copy() of the v2 fixture, and its group app read once into @s. */
+static void v2_copy_acquired(char *root, const char *edit, struct scope *s)
+{
+	char err[256] = "";
+	struct cgroup_mounts m;
+
+	fixture_copy(root, "tests/fixtures/v2", edit);
+	mounts_of(root, &m);
+	assert_int_equal(scope_init_cgroup(s, root, "/sys/fs/cgroup/app", &m, FIXTURE_PAGE_SHIFT,
+					   scratch, err, sizeof(err)),
+			 0);
+	assert_int_equal(scope_acquire(s, scratch, 1000), 0);
+}
+
 /* Writes @text to @root/proc/@pid/@name (the directories made as needed). */
 static void put(const char *root, int pid, const char *name, const char *text)
 {
@@ -519,7 +547,7 @@ static void test_v1_group_many_tasks(void **state)
  * tasks are listed and the listing is whole (it failed with ENOENT, and no victim was chosen). */
 static void test_child_group_removed(void **state)
 {
-	char root[] = "/tmp/oomguard-test-child-XXXXXX", cmd[600];
+	char root[] = "/tmp/oomguard-test-child-XXXXXX";
 	struct victim_table vt = {0};
 	struct cgroup_mounts m;
 	struct config c;
@@ -527,12 +555,8 @@ static void test_child_group_removed(void **state)
 	char err[256] = "";
 
 	(void)state;
-	assert_non_null(mkdtemp(root));
-	snprintf(cmd, sizeof(cmd),
-		 "cp -r tests/fixtures/k6.18/proc tests/fixtures/k6.18/sys %s/ && "
-		 "mkdir %s/sys/fs/cgroup/memory/oomguard-fixture/gone",
-		 root, root);
-	assert_int_equal(system(cmd), 0);
+	fixture_copy(root, "tests/fixtures/k6.18",
+		     "mkdir %s/sys/fs/cgroup/memory/oomguard-fixture/gone");
 	config_defaults(&c);
 	mounts_of(root, &m);
 	assert_int_equal(scope_init_cgroup(&s, root, "/sys/fs/cgroup/memory/oomguard-fixture", &m,
@@ -543,27 +567,6 @@ static void test_child_group_removed(void **state)
 	tasks_close(&tl);
 	scope_close(&s);
 	fixture_remove(root);
-}
-
-/*
- * v2_copy_acquired() - a copy of the v2 fixture in @root (a mkdtemp() template), changed by the
- * shell command @edit (its %s: the copy's root), and its group app read once into @s.
- */
-static void v2_copy_acquired(char *root, const char *edit, struct scope *s)
-{
-	char cmd[600], line[400], err[256] = "";
-	struct cgroup_mounts m;
-
-	assert_non_null(mkdtemp(root));
-	snprintf(line, sizeof(line), edit, root);
-	snprintf(cmd, sizeof(cmd), "cp -r tests/fixtures/v2/proc tests/fixtures/v2/sys %s/ && %s",
-		 root, line);
-	assert_int_equal(system(cmd), 0);
-	mounts_of(root, &m);
-	assert_int_equal(scope_init_cgroup(s, root, "/sys/fs/cgroup/app", &m, FIXTURE_PAGE_SHIFT,
-					   scratch, err, sizeof(err)),
-			 0);
-	assert_int_equal(scope_acquire(s, scratch, 1000), 0);
 }
 
 /*
@@ -716,19 +719,15 @@ static void test_optional_missing(void **state)
 static void test_demand(void **state)
 {
 	char root[] = "/tmp/oomguard-test-demand-XXXXXX", root2[] = "/tmp/oomguard-test-demand2-XXXXXX";
-	char cmd[600];
 	struct cgroup_mounts m;
 	struct scope s;
 	char err[256] = "";
 	uint64_t anon;
 
 	(void)state;
-	assert_non_null(mkdtemp(root));
-	snprintf(cmd, sizeof(cmd),
-		 "cp -r tests/fixtures/k6.18/proc %s/ && sed -i -e 's/^SwapTotal:.*/SwapTotal: "
-		 "1048576 kB/' -e 's/^SwapFree:.*/SwapFree: 524288 kB/' %s/proc/meminfo",
-		 root, root);
-	assert_int_equal(system(cmd), 0);
+	fixture_copy(root, "tests/fixtures/k6.18",
+		     "sed -i -e 's/^SwapTotal:.*/SwapTotal: 1048576 kB/' "
+		     "-e 's/^SwapFree:.*/SwapFree: 524288 kB/' %s/proc/meminfo");
 	assert_int_equal(scope_init_machine(&s, root, FIXTURE_PAGE_SHIFT, scratch), 0);
 	assert_int_equal(scope_acquire(&s, scratch, 1000), 0);
 	assert_int_equal(s.cur.swap_bytes, 512ull << 20);
