@@ -107,6 +107,7 @@ struct scope_counters {
 	uint64_t written;		    /* the snapshot's @written_pages */
 	uint64_t write_pending, file_pages; /* gauges: dirty + writeback, file LRU pages */
 	uint64_t demand_pages;		    /* gauge: anon LRU + swap in use */
+	uint64_t dirty_pages;		    /* gauge: dirty, not under writeback (v2 only) */
 };
 
 /*
@@ -126,6 +127,7 @@ struct scope_counters {
  * @file_bytes, @anon_bytes:    LRU contents
  * @swap_bytes:    swap in use: the machine's SwapTotal - SwapFree, a v2 group's
  *                 memory.swap.current (0 without it), a v1 group's 0
+ * @dirty_bytes:   a v2 group's file_dirty (0 for the others)
  * @parked:        v1 under_oom
  * @oom_kill_disable:  v1 memory.oom_control
  * @kernel_oom_kills:  oom_kill counter (vmstat, v1 oom_control, v2 events)
@@ -136,7 +138,7 @@ struct scope_snapshot {
 	uint64_t io_stall_usec, refaulted_anon;
 	struct zone_snapshot zones[MAX_NR_ZONES];
 	size_t nr_zones;
-	uint64_t limit_bytes, usage_bytes, file_bytes, anon_bytes, swap_bytes;
+	uint64_t limit_bytes, usage_bytes, file_bytes, anon_bytes, swap_bytes, dirty_bytes;
 	bool parked, oom_kill_disable, swap_free;
 	uint64_t kernel_oom_kills;
 };

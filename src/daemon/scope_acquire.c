@@ -79,9 +79,10 @@ static int acquire_machine(struct scope *s, char *scratch, struct scope_snapshot
 
 	if (gate)
 		snap->stall_usec = gate->stall_usec;
+	else if (scope_load_optional(s, MACHINE_PSI, scratch, &psi) == 0)
+		snap->stall_usec = psi.some.total_usec;
 	else
-		snap->stall_usec =
-		    scope_load(s, MACHINE_PSI, scratch, &psi) < 0 ? 0 : psi.some.total_usec;
+		snap->stall_usec = 0;
 	/*
 	 * Quiet: no task on the machine stalled on memory since the last read. Direct reclaim
 	 * and workingset refaults count in PSI, so an unchanged total means no round to judge.
@@ -100,9 +101,10 @@ static int acquire_machine(struct scope *s, char *scratch, struct scope_snapshot
 	snap->limit_bytes = mi.mem_total_kib * 1024;
 	snap->usage_bytes = (mi.mem_total_kib - mi.mem_available_kib) * 1024;
 	snap->swap_free = mi.swap_free_kib > 0;
-	snap->swap_bytes = (mi.swap_total_kib - mi.swap_free_kib) * 1024;
 	if (may_skip(s, gate) && snap->stall_usec == s->cur.stall_usec)
 		return skip(s);
+	/* with the anon of the same full read (zoneinfo, below) */
+	snap->swap_bytes = (mi.swap_total_kib - mi.swap_free_kib) * 1024;
 	r = scope_load(s, MACHINE_VMSTAT, scratch, &vm);
 	if (r < 0)
 		return r;
@@ -259,7 +261,8 @@ static int acquire_v2(struct scope *s, char *scratch, struct scope_snapshot *sna
 	snap->file_bytes = st.inactive_file_bytes + st.active_file_bytes;
 	snap->anon_bytes = st.inactive_anon_bytes + st.active_anon_bytes;
 	/* Not every kernel has per-group PSI: without it, no stall time. */
-	snap->stall_usec = scope_load(s, V2_PRESSURE, scratch, &psi) < 0 ? 0 : psi.some.total_usec;
+	snap->stall_usec =
+	    scope_load_optional(s, V2_PRESSURE, scratch, &psi) < 0 ? 0 : psi.some.total_usec;
 	read_io_stall(s, V2_IO_PRESSURE, scratch, snap);
 	/* no swap accounting (swapaccount=0, no swap controller): none counted */
 	if (scope_load_optional(s, V2_SWAP_CURRENT, scratch, &snap->swap_bytes) < 0)
@@ -268,6 +271,7 @@ static int acquire_v2(struct scope *s, char *scratch, struct scope_snapshot *sna
 	snap->swap_free = false;
 	scope_cgroup_zone(snap, s->set.reserve_permille,
 			  st.file_dirty_bytes + st.file_writeback_bytes, s->page_shift);
+	snap->dirty_bytes = st.file_dirty_bytes;
 	return 0;
 }
 

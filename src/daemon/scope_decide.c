@@ -107,6 +107,7 @@ void scope_push_history(struct scope *s)
 		h->write_pending += s->cur.zones[i].write_pending;
 	h->file_pages = bytes_to_pages(s->cur.file_bytes, s->page_shift);
 	h->demand_pages = bytes_to_pages(s->cur.anon_bytes + s->cur.swap_bytes, s->page_shift);
+	h->dirty_pages = bytes_to_pages(s->cur.dirty_bytes, s->page_shift);
 	s->hist_next = (s->hist_next + 1) % SCOPE_HISTORY_ROUNDS;
 	if (s->hist_len < SCOPE_HISTORY_ROUNDS)
 		s->hist_len++;
@@ -139,27 +140,29 @@ static uint64_t delta(uint64_t cur, uint64_t prev)
 
 /* Refaults beside writes (progress.h), over the last PROGRESS_SPAN_MAX_USEC: the pages written
  * and refaulted, and the round whose dirty + writeback pages were the largest share of its file
- * pages (compared as products). A v2 group's io.stat counts pages once written back: what it
- * dirtied is that and what its dirty + writeback pages grew by (a writer that has just started
- * has dirtied its share of the cache before writeback begins). The machine's nr_dirtied counts
- * the dirtying itself. */
+ * pages (compared as products). A v2 group's io.stat counts pages once their writeback is
+ * submitted: what it dirtied is that and what its dirty pages grew by (a writer that has just
+ * started has dirtied its share of the cache before writeback begins). The machine's nr_dirtied
+ * counts the dirtying itself. The demand (anon + swap) is known where swap in use is: the
+ * machine, a v2 group with memory.swap.current; not a v1 group (no PSI to stand against). */
 static void writeback_peak(const struct scope *s, struct round_sample *smp)
 {
 	const struct scope_counters *now = hist_back(s, 0);
-	bool add_pending = s->kind != SCOPE_MACHINE && s->reads == READS_V2_IO_STAT;
+	bool add_dirty = s->kind != SCOPE_MACHINE && s->reads == READS_V2_IO_STAT;
 
 	smp->span_write_pending_pages = smp->span_file_pages = 0;
 	smp->recent_written_pages = smp->recent_refaulted_pages = 0;
 	smp->recent_demand_grown_pages = 0;
-	smp->has_demand = true;
+	smp->has_demand = s->kind == SCOPE_MACHINE ||
+			  (s->kind == SCOPE_CGROUP_V2 && !(s->missing & (1u << V2_SWAP_CURRENT)));
 	for (unsigned int back = 0; back < s->hist_len; back++) {
 		const struct scope_counters *h = hist_back(s, back);
 
 		if (delta(now->time_usec, h->time_usec) > PROGRESS_SPAN_MAX_USEC)
 			break;
 		smp->recent_written_pages = delta(now->written, h->written);
-		if (add_pending)
-			smp->recent_written_pages += delta(now->write_pending, h->write_pending);
+		if (add_dirty)
+			smp->recent_written_pages += delta(now->dirty_pages, h->dirty_pages);
 		smp->recent_refaulted_pages = delta(now->refaulted, h->refaulted);
 		smp->recent_demand_grown_pages = delta(now->demand_pages, h->demand_pages);
 		if (!h->file_pages || !h->write_pending)

@@ -37,9 +37,10 @@ static bool writer_churns(const struct round_sample *s)
 		     s->span_write_pending_pages * PROGRESS_WRITEBACK_SHARE_DIV >= s->span_file_pages;
 	uint64_t written = s->recent_written_pages, refaulted = s->recent_refaulted_pages;
 
-	if (refaulted && written >= refaulted)
-		return true;
-	return gauge && (!s->counts_writes || written * PROGRESS_WRITER_SHARE_DIV >= refaulted);
+	if (!refaulted) /* no churn to speak of: the gauge alone, where it is all there is */
+		return gauge && !s->counts_writes;
+	return written >= refaulted ||
+	       (gauge && (!s->counts_writes || written * PROGRESS_WRITER_SHARE_DIV >= refaulted));
 }
 
 enum thrash_state progress_thrash(const struct round_sample *s, const struct progress_params *p)
@@ -173,7 +174,7 @@ void progress_round(const struct round_sample *s, const struct progress_params *
 	/* 6. */
 	if (s->has_reclaimed) {
 		r.progress = r.net_reclaimed > 0;
-		if (!r.progress && writer_churns(s)) {
+		if (!r.progress && s->refaulted_pages >= p->refault_min_pages && writer_churns(s)) {
 			r.hold = true;
 			r.reason = hold_reason(THRASH_WRITEBACK);
 			goto out;

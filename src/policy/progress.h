@@ -144,7 +144,7 @@
  *                      allocations met its limit in the span (@span_stall_events); the machine's
  *                      reclaim is always its own (kswapd alone can make it thrash)
  * @counts_writes:      the scope counts the pages it writes (machine nr_dirtied, v2 io.stat):
- *                      that count alone tells a writer's churn; the dirty gauge is for v1
+ *                      the dirty gauge then holds only beside a writer that writes (above)
  * @free_plenty:        the machine: every zone it allocates from has at least
  *                      PROGRESS_FREE_HIGH_MULT times its high watermark free (groups: false)
  * @span_refaulted_anon_pages:  the anon part of @span_refaulted_pages (swap-ins)
@@ -283,9 +283,11 @@ enum thrash_state progress_thrash(const struct round_sample *s, const struct pro
  *      neither is a writer's churn: in the flood with zram (s8-dbg, 5 December) rounds held
  *      for the writers' pages with PSI some at 95-100 % of the window put 4.5 s between the
  *      first kill and the second, and the probe froze 12 s; in the flood without swap, 8 rounds
- *      held at 83-110 %. A v1 group has no PSI: there the holds stand as they are. Except
- *      a writer's churn where nothing else takes memory: anon + swap in use grew by less than
- *      1/PROGRESS_DEMAND_SHARE_DIV of the pages refaulted in the last PROGRESS_SPAN_MAX_USEC.
+ *      held at 83-110 %. A v1 group has no PSI: there the holds stand as they are. The one
+ *      hold that stands against PSI is a writer's churn where nothing else takes memory
+ *      (@has_demand: anon + swap in use, known for the machine and a v2 group with
+ *      memory.swap.current, grew by less than 1/PROGRESS_DEMAND_SHARE_DIV of the pages
+ *      refaulted in the last PROGRESS_SPAN_MAX_USEC).
  *      Then the stall is the reader's wait for what the writer's dirty pages pushed out, and a
  *      kill would take the reader while the writer goes on (measured in the guest's v2 churn,
  *      tests/vm daemon-churn-v2, 5 December: PSI some at 53-60 % of the window, anon flat,
@@ -293,11 +295,14 @@ enum thrash_state progress_thrash(const struct round_sample *s, const struct pro
  *      floods the eaters' anon (or the swap it went to) grows by thousands of pages a second.
  *   5. PSI some over @stall_bound_permille of the interval: no progress, whatever was freed.
  *   6. With a reclaim counter (machine, v2): reclaimed minus refaulted, progress when positive;
- *      undone beside a writer's churn (progress_thrash()'s test, whatever the share says), the
- *      count is held (measured in the guest's v2 churn over 90 s: when the span had no stall
- *      event of the group the share said nothing, and 6 rounds of reclaim undone by the
- *      reader's refaults, beside 6,814 of 8,521 file pages dirty and 5,900 pages written in 3 s
- *      against 10,484 refaulted, took the count from 10 to 16: the reader was killed).
+ *      undone by at least @refault_min_pages refaults beside a writer's churn (the writer test
+ *      of progress_thrash(), whatever the share says), the count is held (measured in the
+ *      guest's v2 churn over 90 s: when the span had no stall event of the group the share
+ *      said nothing, and 6 rounds of reclaim undone by the reader's refaults, beside 6,814 of
+ *      8,521 file pages dirty and 5,900 pages written in 3 s against 10,484 refaulted, took the
+ *      count from 10 to 16: the reader was killed). Reclaim that took nothing and refaults
+ *      under the floor are no churn: an anon leak at its end, whose last file pages are dirty,
+ *      still counts.
  *      Without (v1): progress (what reclaim took stays taken). Failed charges (failcnt) are not
  *      counted as reclaim: a charge that keeps failing bumps failcnt on every retry.
  */

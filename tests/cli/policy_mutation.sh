@@ -110,7 +110,7 @@ progress.c	s@s->silence_usec >= PROGRESS_SILENCE_MIN_USEC@s->silence_usec > PROG
 progress.c	s@PROGRESS_IO_SHARE_DIV < s->silence_usec@PROGRESS_IO_SHARE_DIV <= s->silence_usec@	silence I/O bound off by one
 progress.c	s@return s->has_silence_io \&\& @return @	unmeasured silence judged stale
 progress.c	s@return THRASH_WRITEBACK;@return THRASH_YES;@	writer's churn judged thrashing
-progress.c	s@if (refaulted \&\& written >= refaulted)@if (refaulted \&\& written > refaulted)@	written bound off by one
+progress.c	s@return written >= refaulted ||@return written > refaulted ||@	written bound off by one
 progress.c	s@written \* PROGRESS_WRITER_SHARE_DIV >= refaulted@written * PROGRESS_WRITER_SHARE_DIV > refaulted@	slow writer bound off by one
 progress.c	s@(!s->counts_writes || written \* PROGRESS_WRITER_SHARE_DIV >= refaulted)@(!s->counts_writes)@	a slow writer's churn judged thrashing
 progress.c	s@(!s->counts_writes || written \* PROGRESS_WRITER_SHARE_DIV >= refaulted)@(1)@	the dirty gauge read beside writers that do not write
@@ -127,8 +127,10 @@ progress.c	s@(!stalled || (r.thrash == THRASH_WRITEBACK \&\& demand_flat(s)))@(!
 progress.c	s@(r.thrash == THRASH_WRITEBACK \&\& demand_flat(s))@(demand_flat(s))@	every hold stands where demand is flat
 progress.c	s@recent_demand_grown_pages \* PROGRESS_DEMAND_SHARE_DIV < @recent_demand_grown_pages * PROGRESS_DEMAND_SHARE_DIV <= @	demand bound off by one
 progress.c	s@return s->has_demand \&\&@return@	unread demand judged flat
-progress.c	s@if (!r.progress \&\& writer_churns(s)) {@if (0) {@	reclaim undone beside a writer counted
-progress.c	s@if (!r.progress \&\& writer_churns(s)) {@if (writer_churns(s)) {@	reclaim that stayed beside a writer held
+progress.c	s@if (!r.progress \&\& s->refaulted_pages >= p->refault_min_pages \&\& writer_churns(s)) {@if (0) {@	reclaim undone beside a writer counted
+progress.c	s@if (!r.progress \&\& s->refaulted_pages >= p->refault_min_pages \&\& @if (s->refaulted_pages >= p->refault_min_pages \&\& @	reclaim that stayed beside a writer held
+progress.c	s@s->refaulted_pages >= p->refault_min_pages \&\& writer_churns(s)@writer_churns(s)@	no refault floor for a writer's hold in rule 6
+progress.c	s@s->refaulted_pages >= p->refault_min_pages \&\& writer_churns(s)@s->refaulted_pages > p->refault_min_pages \&\& writer_churns(s)@	rule 6 refault floor off by one
 progress.c	s@memory_pages + d_read) + d_ref;@memory_pages + d_read) * 0 + ls->refaulted + d_ref;@	long share never forgets refaults
 progress.c	s@if (d_ref > d_read)@if (0)@	long share: refaults not reads
 progress.c	s@r.hold = true;@r.hold = false;@	hold not reported

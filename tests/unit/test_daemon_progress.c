@@ -396,8 +396,10 @@ static void test_silence_without_io_wait(void **state)
 
 /*
  * What a writer dirtied (progress.h "Refaults beside writes"): a v2 group's io.stat counts pages
- * written back, so its dirty + writeback growth is added; the machine's nr_dirtied counts the
- * dirtying, and is taken as it is. And the demand (anon + swap) growth over the same 3 s.
+ * once their writeback is submitted, so the growth of its dirty pages (not of those under
+ * writeback, counted already) is added; the machine's nr_dirtied counts the dirtying, and is
+ * taken as it is. And the demand (anon + swap) growth over the same 3 s, known for the machine
+ * and a v2 group that has memory.swap.current.
  */
 static void test_writer_dirtied(void **state)
 {
@@ -410,16 +412,26 @@ static void test_writer_dirtied(void **state)
 		s.kind = kind ? SCOPE_MACHINE : SCOPE_CGROUP_V2;
 		s.reads = kind ? READS_MACHINE : READS_V2_IO_STAT;
 		for (int i = 0; i < 10; i++) {
-			s.cur.zones[0].write_pending += 700; /* 7,000 dirty pages in 1 s */
+			s.cur.zones[0].write_pending += 700; /* dirty + writeback: 7,000 in 1 s */
+			s.cur.dirty_bytes += 500ull << 12;   /* of which dirty: 5,000 */
 			s.cur.written_pages += 10;
 			s.cur.anon_bytes += 100ull << 12;
 			s.cur.swap_bytes += 50ull << 12;
 			step(&s, &c, THRASH_FAILCNT, THRASH, false);
 		}
-		assert_int_equal(s.sample.recent_written_pages, kind ? 100 : 100 + 7000);
+		assert_int_equal(s.sample.recent_written_pages, kind ? 100 : 100 + 5000);
 		assert_true(s.sample.has_demand);
 		assert_int_equal(s.sample.recent_demand_grown_pages, 1500);
 	}
+	/* a v2 group without memory.swap.current, and a v1 group: the demand is not known */
+	s.kind = SCOPE_CGROUP_V2;
+	s.missing |= 1u << V2_SWAP_CURRENT;
+	step(&s, &c, THRASH_FAILCNT, THRASH, false);
+	assert_false(s.sample.has_demand);
+	s.kind = SCOPE_CGROUP_V1;
+	s.missing = 0;
+	step(&s, &c, THRASH_FAILCNT, THRASH, false);
+	assert_false(s.sample.has_demand);
 }
 
 int main(void)

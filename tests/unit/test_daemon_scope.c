@@ -675,9 +675,9 @@ static void test_machine_large_hosts(void **state)
 }
 
 /*
- * A file the kernel does not have is looked for once: a machine without PSI's io (4.4), read in
- * full three times, opens /proc/pressure/io once; the stall stays unknown. A v2 group without
- * memory.swap.current likewise.
+ * A file the kernel does not have is looked for once: a machine without PSI (4.4), read in full
+ * three times, opens /proc/pressure/io and /proc/pressure/memory once each; the stalls stay
+ * unknown. A v2 group without memory.swap.current likewise.
  */
 static void test_optional_missing(void **state)
 {
@@ -696,6 +696,15 @@ static void test_optional_missing(void **state)
 	for (int i = 1; i <= 3; i++)
 		assert_int_equal(scope_acquire(&s, scratch, 1000 * (uint64_t)i), 0);
 	assert_int_equal(s.cur.io_stall_usec, SCOPE_IO_UNKNOWN);
+	assert_int_equal(opens, 1);
+	scope_close(&s);
+	opens_of = "/pressure/memory";
+	opens = 0;
+	assert_int_equal(scope_init_machine(&s, "tests/fixtures/k4.4", FIXTURE_PAGE_SHIFT, scratch),
+			 0);
+	for (int i = 1; i <= 3; i++)
+		assert_int_equal(scope_acquire(&s, scratch, 1000 * (uint64_t)i), 0);
+	assert_int_equal(s.cur.stall_usec, 0);
 	assert_int_equal(opens, 1);
 	scope_close(&s);
 
