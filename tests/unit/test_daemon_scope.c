@@ -281,16 +281,21 @@ static ssize_t counting_pread(int fd, void *buf, size_t len, off_t off)
 	return sys_ops_real.pread(fd, buf, len, off);
 }
 
-/* Opens of files whose path ends in @opens_of. */
-static const char *opens_of;
-static int opens;
+/* Opens of the optional files, by the end of their path. */
+static const char *const optional_files[] = {"/pressure/io", "/pressure/memory",
+					     "/memory.swap.current"};
+static int opens[3];
 
 static int counting_openat(int dirfd, const char *path, int flags, mode_t mode)
 {
-	size_t n = strlen(path), m = opens_of ? strlen(opens_of) : 0;
+	size_t n = strlen(path);
 
-	if (m && n >= m && !strcmp(path + n - m, opens_of))
-		opens++;
+	for (size_t i = 0; i < 3; i++) {
+		size_t m = strlen(optional_files[i]);
+
+		if (n >= m && !strcmp(path + n - m, optional_files[i]))
+			opens[i]++;
+	}
 	return sys_ops_real.openat(dirfd, path, flags, mode);
 }
 
@@ -689,35 +694,24 @@ static void test_optional_missing(void **state)
 	fake = sys_ops_real;
 	fake.openat = counting_openat;
 	sys = &fake;
-	opens_of = "/pressure/io";
-	opens = 0;
+	memset(opens, 0, sizeof(opens));
 	assert_int_equal(scope_init_machine(&s, "tests/fixtures/k4.4", FIXTURE_PAGE_SHIFT, scratch),
 			 0);
 	for (int i = 1; i <= 3; i++)
 		assert_int_equal(scope_acquire(&s, scratch, 1000 * (uint64_t)i), 0);
 	assert_int_equal(s.cur.io_stall_usec, SCOPE_IO_UNKNOWN);
-	assert_int_equal(opens, 1);
-	scope_close(&s);
-	opens_of = "/pressure/memory";
-	opens = 0;
-	assert_int_equal(scope_init_machine(&s, "tests/fixtures/k4.4", FIXTURE_PAGE_SHIFT, scratch),
-			 0);
-	for (int i = 1; i <= 3; i++)
-		assert_int_equal(scope_acquire(&s, scratch, 1000 * (uint64_t)i), 0);
 	assert_int_equal(s.cur.stall_usec, 0);
-	assert_int_equal(opens, 1);
+	assert_int_equal(opens[0], 1);
+	assert_int_equal(opens[1], 1);
 	scope_close(&s);
 
-	opens_of = "/memory.swap.current";
-	opens = 0;
 	v2_copy_acquired(root, "rm %s/sys/fs/cgroup/app/memory.swap.current", &s);
 	for (int i = 2; i <= 3; i++)
 		assert_int_equal(scope_acquire(&s, scratch, 1000 * (uint64_t)i), 0);
-	assert_int_equal(opens, 1);
+	assert_int_equal(opens[2], 1);
 	scope_close(&s);
 	fixture_remove(root);
 	sys = &sys_ops_real;
-	opens_of = NULL;
 }
 
 /*
