@@ -724,7 +724,8 @@ static void test_demand(void **state)
 	char root[] = "/tmp/oomguard-test-demand-XXXXXX", root2[] = "/tmp/oomguard-test-demand2-XXXXXX";
 	struct cgroup_mounts m;
 	struct scope s;
-	char err[256] = "";
+	char err[256] = "", cmd[300];
+	struct round_gate g = {.stall_usec = 1000};
 	uint64_t anon;
 
 	(void)state;
@@ -732,11 +733,26 @@ static void test_demand(void **state)
 		     "sed -i -e 's/^SwapTotal:.*/SwapTotal: 1048576 kB/' "
 		     "-e 's/^SwapFree:.*/SwapFree: 524288 kB/' %s/proc/meminfo");
 	assert_int_equal(scope_init_machine(&s, root, FIXTURE_PAGE_SHIFT, scratch), 0);
-	assert_int_equal(scope_acquire(&s, scratch, 1000), 0);
+	assert_int_equal(scope_acquire_gated(&s, scratch, 100000, &g), 0);
+	assert_int_equal(s.full_age, 0);
 	assert_int_equal(s.cur.swap_bytes, 512ull << 20);
 	anon = s.cur.anon_bytes >> FIXTURE_PAGE_SHIFT;
 	assert_true(anon > 0);
 	assert_int_equal(s.hist[0].demand_pages, anon + (512 << 20 >> FIXTURE_PAGE_SHIFT));
+	/* A quiet round (the gate's stall unchanged) skips zoneinfo, and so the anon: the swap
+	 * stays that of the same full read; the next full read takes both. */
+	snprintf(cmd, sizeof(cmd), /* in place: the scope keeps the file open */
+		 "sed 's/^SwapFree:.*/SwapFree: 262144 kB/' %s/proc/meminfo >%s/m && "
+		 "cat %s/m >%s/proc/meminfo",
+		 root, root, root, root);
+	assert_int_equal(system(cmd), 0);
+	assert_int_equal(scope_acquire_gated(&s, scratch, 300000, &g), 0);
+	assert_int_equal(s.full_age, 1);
+	assert_int_equal(s.cur.swap_bytes, 512ull << 20);
+	s.retry.no_progress_loops = 1; /* counting: read in full */
+	assert_int_equal(scope_acquire_gated(&s, scratch, 400000, &g), 0);
+	assert_int_equal(s.full_age, 0);
+	assert_int_equal(s.cur.swap_bytes, 768ull << 20);
 	scope_close(&s);
 	fixture_remove(root);
 
