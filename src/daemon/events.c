@@ -340,12 +340,14 @@ static void read_pressure_set(struct daemon *d, bool *machine_pressed, bool *gro
 /*
  * The machine's stall total: PSI, unless the v1 root group's eventfd stayed silent (no reclaim
  * anywhere, so no memory stall either) and the last read is younger than SCOPE_FULL_READ_ROUNDS.
- * Cost measured: PSI 22 us after 100 ms idle. Return: 0, or -errno when PSI cannot be read.
+ * Cost measured: PSI 22 us after 100 ms idle. A kernel without PSI (no file) is looked for once
+ * per set-up, as the machine scope looks for it. Return: 0, or -errno when PSI cannot be read.
  */
 static int read_stall(struct daemon *d, bool machine_pressed)
 {
 	struct event_state *ev = &d->ev;
 	struct psi_stats psi;
+	ssize_t n;
 
 	if (ev->machine_efd >= 0 && ++ev->lru_gen_age >= SCOPE_FULL_READ_ROUNDS) {
 		ev->lru_gen_age = 0; /* it can be switched at run time */
@@ -361,8 +363,11 @@ static int read_stall(struct daemon *d, bool machine_pressed)
 		ev->psi_age++;
 		return 0;
 	}
-	if (read_kept(d, "/proc/pressure/memory", &ev->psi_fd) < 0 ||
-	    parse_psi_buf(d->scratch, &psi) < 0)
+	if (ev->psi_missing)
+		return -ENOENT;
+	n = read_kept(d, "/proc/pressure/memory", &ev->psi_fd);
+	ev->psi_missing = n == -ENOENT;
+	if (n < 0 || parse_psi_buf(d->scratch, &psi) < 0)
 		return -EIO;
 	ev->psi_total = psi.some.total_usec;
 	ev->psi_age = 0;

@@ -27,7 +27,8 @@ struct daemon;
  * @machine_efd:   the v1 root group's vmpressure eventfd, which reclaim anywhere on the machine
  *                 signals; while it stays silent a round reuses @psi_total instead of reading
  *                 PSI, for at most SCOPE_FULL_READ_ROUNDS (@psi_age)
- * @psi_fd:        /proc/pressure/memory, read once per round for all scopes
+ * @psi_fd:        /proc/pressure/memory, read once per round for all scopes; @psi_missing: the
+ *                 kernel has none (looked for once)
  * @lru_gen:       the multi-gen LRU is on: the root's vmpressure is silent, read PSI anyway
  * @lru_gen_fd:    its switch, kept open while @machine_efd is (read every
  *                 SCOPE_FULL_READ_ROUNDS, @lru_gen_age)
@@ -40,6 +41,7 @@ struct event_state {
 	bool v1_evented;
 	int machine_efd;
 	int psi_fd;
+	bool psi_missing;
 	unsigned int psi_age;
 	uint64_t psi_total;
 	bool lru_gen;

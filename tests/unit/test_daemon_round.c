@@ -17,6 +17,7 @@
 #include "daemon/daemon.h"
 #include "daemon/log.h"
 #include "daemon/options.h"
+#include "linux/sys.h"
 
 static struct daemon d;
 static char logged[8192];
@@ -153,11 +154,50 @@ static void test_victim_expire(void **state)
 	assert_int_equal(vt.v[2].state, VICTIM_DONE);
 }
 
+static int psi_opens;
+
+static int counting_openat(int dirfd, const char *path, int flags, mode_t mode)
+{
+	size_t n = strlen(path), m = strlen("/proc/pressure/memory");
+
+	if (n >= m && !strcmp(path + n - m, "/proc/pressure/memory"))
+		psi_opens++;
+	return sys_ops_real.openat(dirfd, path, flags, mode);
+}
+
+/* A kernel without PSI (the 4.4 fixture): the round's gate looks for /proc/pressure/memory once,
+ * as the machine scope does, not in every round. */
+static void test_gate_without_psi(void **state)
+{
+	static struct sys_ops fake;
+	char err[256];
+	char *argv[] = {"run", "--machine", "--root", "tests/fixtures/k4.4", NULL};
+
+	(void)state;
+	fake = sys_ops_real;
+	fake.openat = counting_openat;
+	sys = &fake;
+	psi_opens = 0;
+	log_set_write(capture);
+	log_max_prio = LOG_PRIO_NOTICE;
+	daemon_init(&d, 4, argv);
+	assert_int_equal(options_parse(&d.cfg, 4, argv, err, sizeof(err)), 0);
+	assert_int_equal(daemon_setup_scopes(&d, err, sizeof(err)), 0);
+	for (int i = 0; i < 3 * SCOPE_FULL_READ_ROUNDS; i++)
+		daemon_round(&d);
+	assert_int_equal(d.scopes[0].read_err, 0);
+	assert_int_equal(psi_opens, 2); /* the gate's, the scope's */
+	daemon_teardown(&d);
+	sys = &sys_ops_real;
+	log_set_write(NULL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {cmocka_unit_test(test_unreadable_scope_is_loud),
 					   cmocka_unit_test(test_readahead_at_setup),
-					   cmocka_unit_test(test_victim_expire)};
+					   cmocka_unit_test(test_victim_expire),
+					   cmocka_unit_test(test_gate_without_psi)};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
