@@ -209,12 +209,12 @@ static bool io_between(const struct scope_counters *from, const struct scope_cou
 /*
  * The silence at the end of the history (progress.h, "Refaults long past"): back from the
  * newest round over the rounds that read and refaulted nothing, and the I/O stall over them,
- * known when every snapshot of the silence read it.
+ * known when its two ends read it (the total is cumulative: the rounds between may be quiet
+ * rounds that read nothing).
  */
 static void silence_sample(const struct scope *s, struct round_sample *smp)
 {
 	const struct scope_counters *now = hist_back(s, 0), *start = now;
-	bool known = now->io_stall_usec != SCOPE_IO_UNKNOWN;
 
 	for (unsigned int back = 1; back < s->hist_len; back++) {
 		const struct scope_counters *h = hist_back(s, back);
@@ -222,10 +222,9 @@ static void silence_sample(const struct scope *s, struct round_sample *smp)
 		if (h->read_pages != now->read_pages || h->refaulted != now->refaulted)
 			break;
 		start = h;
-		known = known && h->io_stall_usec != SCOPE_IO_UNKNOWN;
 	}
 	smp->silence_usec = delta(now->time_usec, start->time_usec);
-	smp->has_silence_io = io_between(start, now, &smp->silence_io_stall_usec) && known;
+	smp->has_silence_io = io_between(start, now, &smp->silence_io_stall_usec);
 }
 
 static void span_sample(const struct scope *s, struct round_sample *smp)

@@ -153,7 +153,7 @@
  *                      PROGRESS_SPAN_MAX_USEC (0 when it shrank); ignored unless @has_demand
  * @silence_usec:       how long the scope has read and refaulted nothing, up to now
  * @silence_io_stall_usec:  PSI io "some" time over that silence; ignored unless
- *                      @has_silence_io (measured in every round of it)
+ *                      @has_silence_io (read at both of its ends)
  */
 struct round_sample {
 	uint64_t interval_usec;

@@ -24,10 +24,13 @@
 /*
  * The I/O stall (the machine's PSI io "some") a round adds: by default a whole round, as the
  * tasks of a thrashing group wait for their reads through the pauses of a slow disk (measured:
- * tests/fixtures/traces/thrash-4mibs-read-io.trace); 0 for a scope whose tasks wait for nothing,
- * SCOPE_IO_UNKNOWN for one that cannot measure it.
+ * tests/fixtures/traces/thrash-4mibs-read-io.trace); 0 for a scope whose tasks wait for nothing.
+ * The snapshot holds the kernel's total (@io_total), or SCOPE_IO_UNKNOWN while @io_unread (a
+ * quiet round that read nothing, a kernel without PSI): the total grows all the same.
  */
 static uint64_t io_wait = MS100;
+static bool io_unread;
+static uint64_t io_total;
 
 /* A v1 scope whose counters move by @failcnt, @refault and @read per round. */
 static void step_read(struct scope *s, const struct config *c, uint64_t failcnt, uint64_t refault,
@@ -40,12 +43,8 @@ static void step_read(struct scope *s, const struct config *c, uint64_t failcnt,
 	s->cur.refaulted += refault;
 	s->cur.read_pages += read;
 	s->cur.parked = parked;
-	if (io_wait == SCOPE_IO_UNKNOWN)
-		s->cur.io_stall_usec = SCOPE_IO_UNKNOWN;
-	else
-		s->cur.io_stall_usec = (s->cur.io_stall_usec == SCOPE_IO_UNKNOWN
-						? 0
-						: s->cur.io_stall_usec) + io_wait;
+	io_total += io_wait; /* the kernel's total, read or not */
+	s->cur.io_stall_usec = io_unread ? SCOPE_IO_UNKNOWN : io_total;
 	scope_push_history(s);
 	scope_decide(s, c);
 }
@@ -345,6 +344,30 @@ static enum thrash_state after_silence(uint64_t io)
 	return s.round.thrash;
 }
 
+/* After 8 rounds of thrash: 4 rounds of silence with @io of I/O stall each, only the last of
+ * them read; what the span says. */
+static enum thrash_state silence_read_at_ends(uint64_t io)
+{
+	struct scope s;
+	struct config c;
+
+	v1_scope(&s, &c, 0, 1600);
+	io_wait = MS100;
+	io_unread = false;
+	assert_int_equal(rounds_to_oom(&s, &c, THRASH_FAILCNT, THRASH, false, 8), 0);
+	io_wait = io;
+	io_unread = true;
+	for (int i = 0; i < 3; i++)
+		step_read(&s, &c, 0, 0, 0, false);
+	io_unread = false;
+	step_read(&s, &c, 0, 0, 0, false);
+	assert_true(s.sample.has_silence_io);
+	assert_int_equal(s.sample.silence_usec, 4 * MS100);
+	assert_int_equal(s.sample.silence_io_stall_usec, 4 * io);
+	io_wait = MS100;
+	return s.round.thrash;
+}
+
 static void test_silence_without_io_wait(void **state)
 {
 	struct scope s;
@@ -386,11 +409,17 @@ static void test_silence_without_io_wait(void **state)
 	v1_scope(&s, &c, 0, 1600);
 	io_wait = MS100;
 	assert_int_equal(rounds_to_oom(&s, &c, THRASH_FAILCNT, THRASH, false, 8), 0);
-	io_wait = SCOPE_IO_UNKNOWN;
+	io_wait = 0;
+	io_unread = true;
 	for (i = 0; i < 8; i++)
 		step_read(&s, &c, 0, 0, 0, false);
 	assert_true(s.oom);
 	assert_false(s.sample.has_silence_io);
+
+	/* Read at its two ends only (quiet rounds between): the total tells what the rounds
+	 * between waited, nothing or every moment. */
+	assert_int_equal(silence_read_at_ends(0), THRASH_STALE);
+	assert_int_equal(silence_read_at_ends(MS100), THRASH_YES);
 	io_wait = MS100;
 }
 
