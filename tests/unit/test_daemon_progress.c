@@ -424,6 +424,50 @@ static void test_silence_without_io_wait(void **state)
 }
 
 /*
+ * A read-ahead batch whose refaults count a round before its reads (the thrash grid at 4 MiB/s,
+ * +50 % anon, 90 % read, 8 MiB read-ahead, grid-s10): 1,504 refaults, then 2,048 reads and 544
+ * refaults, then 18 rounds waiting for the next batch. The span pairs the batch's refaults with
+ * its reads: thrashing through the wait, OOM within 2 s of the first batch (without, every
+ * wait was held as mixed: not in 4 batches here; the grid cell was killed 4.18 s after its
+ * onset). @lead: the refaults of the round before the reads.
+ */
+static int rounds_to_oom_in_batches(uint64_t lead)
+{
+	struct scope s;
+	struct config c;
+	int rounds = 0;
+
+	v1_scope(&s, &c, 0, 1600);
+	io_wait = MS100;
+	for (int batch = 0; batch < 4 && !s.oom; batch++) {
+		step_read(&s, &c, THRASH_FAILCNT, lead, 0, false);
+		step_read(&s, &c, THRASH_FAILCNT, 2048 - lead, 2048, false);
+		rounds += 2;
+		for (int i = 0; i < 18 && !s.oom; i++, rounds++)
+			step_read(&s, &c, 0, 0, 0, false);
+	}
+	return s.oom ? rounds : -1;
+}
+
+static void test_batch_refaults_before_reads(void **state)
+{
+	struct scope s;
+	struct config c;
+
+	(void)state;
+	assert_int_equal(rounds_to_oom_in_batches(1504), 16);
+	assert_int_equal(rounds_to_oom_in_batches(0), 17); /* the two counters together */
+	/* A stream's batch (reads, no refaults) after a round of refaults without reads: the
+	 * span takes the round in, and the share stays under thrashing. */
+	v1_scope(&s, &c, 0, 1600);
+	step_read(&s, &c, THRASH_FAILCNT, 300, 0, false);
+	step_read(&s, &c, THRASH_FAILCNT, 0, 2048, false);
+	step_read(&s, &c, 0, 0, 0, false);
+	assert_int_equal(s.sample.span_refaulted_pages, 300);
+	assert_int_not_equal(s.round.thrash, THRASH_YES);
+}
+
+/*
  * What a writer dirtied (progress.h "Refaults beside writes"): a v2 group's io.stat counts pages
  * once their writeback is submitted, so the growth of its dirty pages (not of those under
  * writeback, counted already) is added; the machine's nr_dirtied counts the dirtying, and is
@@ -472,6 +516,7 @@ int main(void)
 	    cmocka_unit_test(test_machine_free_plenty),
 	    cmocka_unit_test(test_progress_and_quiet_reset),
 	    cmocka_unit_test(test_silence_without_io_wait),
+	    cmocka_unit_test(test_batch_refaults_before_reads),
 	    cmocka_unit_test(test_writer_dirtied),
 	};
 
