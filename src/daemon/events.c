@@ -222,6 +222,11 @@ static void scopes_start(struct daemon *d)
 	ev->nr_pressure = 0;
 	ev->nr_v2_watched = 0;
 	ev->psi_age = SCOPE_FULL_READ_ROUNDS; /* the next round reads PSI */
+	ev->psi_missing = false;		  /* looked for again: the root may be another */
+	if (ev->psi_fd >= 0) {
+		sys->close(ev->psi_fd);
+		ev->psi_fd = -1;
+	}
 	ev->lru_gen_age = SCOPE_FULL_READ_ROUNDS; /* and whether the multi-gen LRU is on */
 	if (d->nr_scopes && d->scopes[0].kind == SCOPE_MACHINE && ev->v1_mount[0])
 		start_machine(ev, d->cfg.root[0] ? d->cfg.root : NULL);

@@ -135,13 +135,38 @@ static uint64_t delta(uint64_t cur, uint64_t prev)
  * when blk-throttle lets its bio through, up to a batch's time on the disk later (measured at
  * 4 MiB/s: 2,048 refaults in one round, their reads over the next 2 s). A span that stops at
  * enough reads alone judges the reads of a batch whose refaults lie before it as clean. And
- * where it stops, it takes in the rounds just before it that refaulted and read nothing: the
- * refaults of a batch whose reads it holds (measured in the thrash grid at 4 MiB/s, +50 % anon,
- * 90 % read, grid-s10: 1,504 refaults in one round, then 2,048 reads and 544 refaults in the
- * next; a span of those two rounds read 2,048 pages against 544 refaults, "mixed", and held the
- * count through the 2.7 s until the next batch: killed 4.18 s after the onset).
+ * where a group's reads are its own (counted when the throttle lets the bio through), a span
+ * that stops under the thrashing share takes in the rounds just before it that refaulted file
+ * pages and read nothing, as long as its refaults stay within its reads: the refaults of a batch
+ * whose reads it holds (docs/daemon-design.md, the thrash grid's slowest cell). The machine's
+ * pgpgin counts a read at submission, with its refaults; swap-ins (anon refaults) read no file.
  */
 #define SCOPE_SPAN_MIN_ROUNDS 2
+
+/* The span from @old back over such rounds (above); @back: the first round before it. */
+static const struct scope_counters *span_extend(const struct scope *s,
+						const struct scope_counters *old,
+						unsigned int back)
+{
+	const struct scope_counters *now = hist_back(s, 0);
+
+	if (s->kind == SCOPE_MACHINE || s->reads == READS_MACHINE)
+		return old;
+	for (; back < s->hist_len; back++) {
+		const struct scope_counters *h = hist_back(s, back);
+		uint64_t read = delta(now->read_pages, old->read_pages);
+
+		if (delta(now->refaulted, old->refaulted) * PROGRESS_THRASH_SHARE_DIV >= read)
+			break; /* a thrashing share already: nothing to pair */
+		if (delta(now->time_usec, h->time_usec) > PROGRESS_SPAN_MAX_USEC ||
+		    h->read_pages != old->read_pages || h->refaulted >= old->refaulted ||
+		    h->refaulted_anon != old->refaulted_anon ||
+		    delta(now->refaulted, h->refaulted) > read)
+			break;
+		old = h;
+	}
+	return old;
+}
 
 /* Refaults beside writes (progress.h), over the last PROGRESS_SPAN_MAX_USEC: the pages written
  * and refaulted, and the round whose dirty + writeback pages were the largest share of its file
@@ -248,14 +273,8 @@ static void span_sample(const struct scope *s, struct round_sample *smp)
 			 delta(now->read_pages, h->read_pages) >= PROGRESS_SPAN_PAGES &&
 			 delta(now->refaulted, h->refaulted) >= PROGRESS_SPAN_PAGES;
 	}
-	for (; enough && back < s->hist_len; back++) { /* the batch's refaults before its reads */
-		const struct scope_counters *h = hist_back(s, back);
-
-		if (delta(now->time_usec, h->time_usec) > PROGRESS_SPAN_MAX_USEC ||
-		    h->read_pages != old->read_pages || h->refaulted >= old->refaulted)
-			break;
-		old = h;
-	}
+	if (enough)
+		old = span_extend(s, old, back);
 	smp->span_usec = delta(now->time_usec, old->time_usec);
 	smp->span_read_pages = delta(now->read_pages, old->read_pages);
 	smp->span_refaulted_pages = delta(now->refaulted, old->refaulted);

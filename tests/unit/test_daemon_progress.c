@@ -64,6 +64,7 @@ static void v1_scope(struct scope *s, struct config *c, uint64_t free_pages,
 	config_defaults(c);
 	memset(s, 0, sizeof(*s));
 	s->kind = SCOPE_CGROUP_V1;
+	s->reads = READS_V1_BLKIO; /* its blkio group's, as the bench's groups have */
 	s->page_shift = 12;
 	s->cur.time_usec = 1;
 	s->cur.file_bytes = reclaimable_pages << s->page_shift;
@@ -449,22 +450,38 @@ static int rounds_to_oom_in_batches(uint64_t lead)
 	return s.oom ? rounds : -1;
 }
 
-static void test_batch_refaults_before_reads(void **state)
+/* The span's refaults a round after @lead refaults (@anon of them swap-ins) without reads,
+ * then 2,048 reads with @with refaults, then a quiet round; the group's reads are @reads'. */
+static uint64_t span_after(uint64_t lead, uint64_t anon, uint64_t with, enum scope_reads reads)
 {
 	struct scope s;
 	struct config c;
 
+	v1_scope(&s, &c, 0, 1600);
+	s.reads = reads;
+	step_read(&s, &c, 0, 0, 0, false);
+	s.cur.refaulted_anon += anon;
+	step_read(&s, &c, THRASH_FAILCNT, lead, 0, false);
+	step_read(&s, &c, THRASH_FAILCNT, with, 2048, false);
+	step_read(&s, &c, 0, 0, 0, false);
+	return s.sample.span_refaulted_pages;
+}
+
+static void test_batch_refaults_before_reads(void **state)
+{
 	(void)state;
 	assert_int_equal(rounds_to_oom_in_batches(1504), 16);
 	assert_int_equal(rounds_to_oom_in_batches(0), 17); /* the two counters together */
-	/* A stream's batch (reads, no refaults) after a round of refaults without reads: the
-	 * span takes the round in, and the share stays under thrashing. */
-	v1_scope(&s, &c, 0, 1600);
-	step_read(&s, &c, THRASH_FAILCNT, 300, 0, false);
-	step_read(&s, &c, THRASH_FAILCNT, 0, 2048, false);
-	step_read(&s, &c, 0, 0, 0, false);
-	assert_int_equal(s.sample.span_refaulted_pages, 300);
-	assert_int_not_equal(s.round.thrash, THRASH_YES);
+	assert_int_equal(span_after(1504, 0, 544, READS_V1_BLKIO), 2048); /* the batch's */
+	assert_int_equal(span_after(1504, 0, 544, READS_V2_IO_STAT), 2048);
+	/* Not taken in: more refaults than the reads they would be paired with; swap-ins, which
+	 * read no file; reads counted at submission with their refaults (the machine's pgpgin);
+	 * a span at the thrashing share already (its rate is not spread over more time). */
+	assert_int_equal(span_after(1505, 0, 544, READS_V1_BLKIO), 544);
+	assert_int_equal(span_after(1504, 1, 544, READS_V1_BLKIO), 544);
+	assert_int_equal(span_after(1504, 0, 544, READS_MACHINE), 544);
+	assert_int_equal(span_after(500, 0, 1024, READS_V1_BLKIO), 1024);
+	assert_int_equal(span_after(500, 0, 1023, READS_V1_BLKIO), 1523);
 }
 
 /*

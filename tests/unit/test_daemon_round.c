@@ -165,8 +165,8 @@ static int counting_openat(int dirfd, const char *path, int flags, mode_t mode)
 	return sys_ops_real.openat(dirfd, path, flags, mode);
 }
 
-/* A kernel without PSI (the 4.4 fixture): the round's gate looks for /proc/pressure/memory once,
- * as the machine scope does, not in every round. */
+/* A kernel without PSI (the 4.4 fixture): the round's gate looks for /proc/pressure/memory once
+ * per set-up of the event sources, as the machine scope does per set-up, not in every round. */
 static void test_gate_without_psi(void **state)
 {
 	static struct sys_ops fake;
@@ -187,6 +187,13 @@ static void test_gate_without_psi(void **state)
 		daemon_round(&d);
 	assert_int_equal(d.scopes[0].read_err, 0);
 	assert_int_equal(psi_opens, 2); /* the gate's, the scope's */
+	assert_true(d.ev.psi_missing);
+	/* The event sources set up again (start-up, a reload that changed the scopes or the
+	 * root): looked for again. */
+	assert_int_equal(events_start(&d), 0);
+	assert_false(d.ev.psi_missing);
+	daemon_round(&d);
+	assert_int_equal(psi_opens, 3);
 	daemon_teardown(&d);
 	sys = &sys_ops_real;
 	log_set_write(NULL);

@@ -44,6 +44,7 @@ static int replay(const char *path, bool flat_io, struct replay *ret)
 	config_defaults(&c);
 	memset(&s, 0, sizeof(s));
 	s.kind = SCOPE_CGROUP_V1;
+	s.reads = READS_V1_BLKIO; /* record-trace.sh reads the group's blkio */
 	s.page_shift = 12;
 	s.set = c.per_scope;
 	ret->onset_ms = ret->oom_ms = -1;
