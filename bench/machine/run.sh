@@ -5,7 +5,7 @@
 # (2 GiB, 2 CPUs), one boot per cell; then the report (report.sh).
 # Usage: bench/machine/run.sh [--quick] [--contenders=a,b] [--scenarios=a,b] [--zram=0,1]
 #                             [--oom-policy=stop|continue] [--out=DIR] [--report=FILE]
-#                             [--no-report] [--resume]
+#                             [--no-report] [--resume] [--repeats=N] [--seed=N] [--order]
 #   --quick       smaller scenarios (40 eaters, 90 s thrash, 16 MiB/s leak, 256 MiB fit steps)
 #   contenders    kernel, oomguard, earlyoom, nohang, systemd-oomd (default: all)
 #   scenarios     flood, thrash, leak, forkstorm, fit (default: all); idle: the probe alone
@@ -16,7 +16,11 @@
 #   --out=DIR     where the cells go (default build/machine/runs/UTC-TIME)
 #   --report=FILE the report (default docs/bench-machine.md; plots beside it in docs/bench-machine/)
 #   --resume      with --out=DIR of a run that stopped: the cells that have results are kept, the
-#                 others (a cell cut short included) boot again from nothing
+#                 others (a cell cut short included) boot again from nothing, in the same order
+#   --repeats=N   every cell N times, repeat R's cells in DIR/rR/; --seed=N: all the boots in
+#                 one shuffled order (that seed's), so that contenders meet the host's drift
+#                 alike. Without either: each cell once, scenario by scenario, in DIR/
+#   --order       print the boots' order ("REPEAT SCENARIO ZRAM CONTENDER") and stop
 #   MB_TIMEOUT    seconds a cell may run before its guest is stopped (default 1200)
 #   MB_IO         the user's disk throttle: "RBPS WBPS RIOPS" (default "50M 50M 1000")
 #   MB_OOMGUARD_LOG_LEVEL  the guest oomguard's log_level (image.sh; default: as shipped)
@@ -27,7 +31,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 quick=0 contenders=kernel,oomguard,earlyoom,nohang,systemd-oomd
 scenarios=flood,thrash,leak,forkstorm,fit zrams=0,1 outdir="" report=docs/bench-machine.md
-do_report=1 policy=stop resume=0
+do_report=1 policy=stop resume=0 repeats=1 seed="" order_only=0
 for arg in "$@"; do
 	case $arg in
 	--quick) quick=1 ;;
@@ -39,7 +43,10 @@ for arg in "$@"; do
 	--report=*) report=${arg#*=} ;;
 	--no-report) do_report=0 ;;
 	--resume) resume=1 ;;
-	-h | --help) sed -n '3,23p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	--repeats=*) repeats=${arg#*=} ;;
+	--seed=*) seed=${arg#*=} ;;
+	--order) order_only=1 ;;
+	-h | --help) awk 'NR < 3 { next } !/^#/ { exit } { sub(/^# ?/, ""); print }' "$0"; exit 0 ;;
 	*) echo "run.sh: unknown argument $arg (see --help)" >&2; exit 2 ;;
 	esac
 done
@@ -63,6 +70,30 @@ done
 for z in ${zrams//,/ }; do
 	case $z in 0 | 1) ;; *) echo "run.sh: --zram takes 0, 1 or 0,1, not '$z'" >&2; exit 2 ;; esac
 done
+[[ $repeats =~ ^[1-9][0-9]*$ ]] || { echo "run.sh: --repeats wants a positive number" >&2; exit 2; }
+[[ -z $seed || $seed =~ ^[0-9]+$ ]] || { echo "run.sh: --seed wants a number" >&2; exit 2; }
+
+# The boots' order: "REPEAT SCENARIO ZRAM CONTENDER" lines, scenario by scenario, or shuffled by
+# the seed (a sort on keys awk draws from it: the same seed, the same order).
+boot_order() {
+	local r s z c
+	for ((r = 1; r <= repeats; r++)); do
+		for s in ${scenarios//,/ }; do
+			for z in ${zrams//,/ }; do
+				for c in ${contenders//,/ }; do echo "$r $s $z $c"; done
+			done
+		done
+	done | if [ -n "$seed" ]; then
+		awk -v seed="$seed" 'BEGIN { srand(seed) } { printf "%.9f\t%s\n", rand(), $0 }' |
+			sort -k1,1 | cut -f2-
+	else
+		cat
+	fi
+}
+if [ $order_only = 1 ]; then
+	boot_order
+	exit 0
+fi
 if [ $resume = 1 ] && { [ -z "$outdir" ] || [ ! -d "$outdir" ]; }; then
 	echo "run.sh: --resume wants --out=DIR of an earlier run" >&2
 	exit 2
@@ -84,10 +115,10 @@ echo "run.sh: cells in $outdir"
 trap hostcg_cleanup EXIT
 hostcg_new machine "$((4 << 30))"
 
-# cell SCENARIO ZRAM CONTENDER: one boot; its files in $outdir/SCENARIO[-zram]/CONTENDER/.
+# cell BASE SCENARIO ZRAM CONTENDER: one boot; its files in BASE/SCENARIO[-zram]/CONTENDER/.
 cell() {
-	local scen=$1 z=$2 cont=$3 dir wants="" rc start
-	dir=$outdir/$scen/$cont
+	local base=$1 scen=$2 z=$3 cont=$4 dir wants="" rc start
+	dir=$base/$scen/$cont
 	[ "$z" = 1 ] && dir=$outdir/$scen-zram/$cont
 	[ "$policy" = stop ] || dir=${dir%/*}-$policy/$cont
 	if [ $resume = 1 ] && [ -s "$dir/out/meta" ] && [ ! -e "$dir/results.img" ]; then
@@ -136,11 +167,17 @@ cell() {
 	fi
 }
 
-for s in ${scenarios//,/ }; do
-	for z in ${zrams//,/ }; do
-		for c in ${contenders//,/ }; do cell "$s" "$z" "$c"; done
-	done
-done
+# Repeats (or a shuffle) put each repeat's cells in rR/; the order is kept for --resume.
+split=0
+{ [ "$repeats" -gt 1 ] || [ -n "$seed" ]; } && split=1
+[ $resume = 1 ] && [ -s "$outdir/order" ] || boot_order >"$outdir/order"
+while read -r r s z c <&3; do
+	if [ $split = 1 ]; then cell "$outdir/r$r" "$s" "$z" "$c"; else cell "$outdir" "$s" "$z" "$c"; fi
+done 3<"$outdir/order"
 if [ $do_report = 1 ]; then
-	bench/machine/report.sh --out="$report" "$outdir"
+	if [ $split = 1 ]; then
+		bench/machine/report.sh --out="$report" "$outdir"/r*
+	else
+		bench/machine/report.sh --out="$report" "$outdir"
+	fi
 fi
