@@ -272,8 +272,8 @@ int scope_load(struct scope *s, unsigned int f, char *scratch, void *ret);
 
 /*
  * scope_load_optional() - scope_load() of a file the kernel may not have (PSI's memory and io
- * files, a v2 group's memory.swap.current): once it is found missing (-ENOENT) it is not looked for again
- * in the life of the scope (s->missing). Return: as scope_load().
+ * files, a v2 group's memory.swap.current): once it is found missing (-ENOENT) it is not looked
+ * for again in the life of the scope (s->missing). Return: as scope_load().
  */
 int scope_load_optional(struct scope *s, unsigned int f, char *scratch, void *ret);
 /* scope_reads_name() - where the scope's reads are counted, for the log: "blkio", "io.stat",

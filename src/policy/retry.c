@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* The reclaim retry rules: base (4.3), rework (the seed patch, 1/3 of v4), rework-v4 (the whole v4
  * series), mainline (6.x), and mainline's compaction retry.
- * Pure: the inputs are the request, the zones as they are after the round, and the carried state. */
+ * Pure: the inputs are the request, the zones as they are after the round, and the carried
+ * state. */
 #include <errno.h>
 #include <string.h>
 
