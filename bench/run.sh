@@ -347,7 +347,7 @@ for scen in "${scen_list[@]}"; do
 			grep -q "^contender $who ok" "$out/meta" && echo "$scen $who $run"
 		done
 	done
-done | shuf --random-source=<(yes "$seed") >"$out/order.new"
+done | bench/shuffle.sh "$seed" >"$out/order.new"
 # a resumed bench keeps its first order (the meta lines above are appended again: the last wins)
 if [ "$resume" = 1 ]; then rm -f "$out/order.new"; else mv "$out/order.new" "$out/order"; fi
 total=$(wc -l <"$out/order") i=0

@@ -74,7 +74,7 @@ done
 [[ -z $seed || $seed =~ ^[0-9]+$ ]] || { echo "run.sh: --seed wants a number" >&2; exit 2; }
 
 # The boots' order: "REPEAT SCENARIO ZRAM CONTENDER" lines, scenario by scenario, or shuffled by
-# the seed (a sort on keys awk draws from it: the same seed, the same order).
+# the seed (bench/shuffle.sh).
 boot_order() {
 	local r s z c
 	for ((r = 1; r <= repeats; r++)); do
@@ -83,12 +83,7 @@ boot_order() {
 				for c in ${contenders//,/ }; do echo "$r $s $z $c"; done
 			done
 		done
-	done | if [ -n "$seed" ]; then
-		awk -v seed="$seed" 'BEGIN { srand(seed) } { printf "%.9f\t%s\n", rand(), $0 }' |
-			sort -k1,1 | cut -f2-
-	else
-		cat
-	fi
+	done | if [ -n "$seed" ]; then bench/shuffle.sh "$seed"; else cat; fi
 }
 if [ $order_only = 1 ]; then
 	boot_order
