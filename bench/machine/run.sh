@@ -15,8 +15,9 @@
 #                 OOMPolicy=continue (cells SCENARIO[-zram]-continue)
 #   --out=DIR     where the cells go (default build/machine/runs/UTC-TIME)
 #   --report=FILE the report (default docs/bench-machine.md; plots beside it in docs/bench-machine/)
-#   --resume      with --out=DIR of a run that stopped: the cells that have results are kept, the
-#                 others (a cell cut short included) boot again from nothing, in the same order
+#   --resume      with --out=DIR of a run that stopped, and the options it was started with: the
+#                 cells that have results are kept, the others (a cell cut short included) boot
+#                 again from nothing, in the order it kept (DIR/order)
 #   --repeats=N   every cell N times, repeat R's cells in DIR/rR/; --seed=N: all the boots in
 #                 one shuffled order (that seed's), so that contenders meet the host's drift
 #                 alike. Without either: each cell once, scenario by scenario, in DIR/
