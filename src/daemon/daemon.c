@@ -196,6 +196,8 @@ void daemon_round(struct daemon *d)
 		int r;
 
 		if (s->absent) {
+			/* a report lost while it was gone would keep it from being looked for */
+			kill_overdue(d, s, now);
 			retry_absent(d, s, i);
 			continue;
 		}

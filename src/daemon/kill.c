@@ -403,8 +403,11 @@ static void log_listing_limits(const struct daemon *d, const struct scope *s)
 /*
  * The verdict's kill through the candidate chosen ahead, when it is fresh and still what it was
  * when chosen: alive, and with the oom_score_adj it had (a process that protected itself, or was
- * made a preferred victim, since then is chosen again). Return: true when the verdict was
- * handled (killed, or the re-check found the scope resolved), false to choose afresh.
+ * made a preferred victim, since then is chosen again); and when no victim is still on its way
+ * out (killed by this scope or another: the candidate was chosen without knowing whether it is
+ * in this scope, and a listing waits for it if it is, as the kernel waits for an exiting
+ * victim). Return: true when the verdict was handled (killed, or the re-check found the scope
+ * resolved), false to choose afresh.
  */
 static bool act_armed(struct daemon *d, struct scope *s, uint64_t detect_usec)
 {
@@ -412,7 +415,8 @@ static bool act_armed(struct daemon *d, struct scope *s, uint64_t detect_usec)
 	struct kill_ctx k = {&c->task, c->points, 0, detect_usec, &c->unit, true, c->uid, c->cgroup};
 	int pidfd, adj, r;
 
-	if (c->pidfd < 0 || detect_usec - c->time_usec > CANDIDATE_MAX_AGE_USEC)
+	if (c->pidfd < 0 || detect_usec - c->time_usec > CANDIDATE_MAX_AGE_USEC ||
+	    victim_in_flight(&d->victims))
 		return false;
 	/* A pidfd polls readable once its process has exited (a zombie too): the kernel may have
 	 * killed it since. */
@@ -441,10 +445,10 @@ void daemon_act(struct daemon *d, struct scope *s, uint64_t detect_usec)
 	long points = 0;
 	int r;
 
+	victim_expire(&d->victims, detect_usec, victim_wait_usec(d));
 	if (act_armed(d, s, detect_usec))
 		return;
 	candidate_drop(s);
-	victim_expire(&d->victims, detect_usec, victim_wait_usec(d));
 	r = tasks_acquire(&d->tasks, s, &d->cfg, &d->victims, d->self_pid, d->scratch,
 			  sizeof(d->scratch));
 	if (r < 0) {

@@ -43,6 +43,14 @@ size_t victim_expire(struct victim_table *vt, uint64_t now, uint64_t max_age_use
 	return n;
 }
 
+bool victim_in_flight(const struct victim_table *vt)
+{
+	for (size_t i = 0; i < VICTIMS_MAX; i++)
+		if (vt->v[i].state == VICTIM_KILLED)
+			return true;
+	return false;
+}
+
 void victim_set_state(struct victim_table *vt, int pid, enum victim_state state)
 {
 	for (size_t i = 0; i < VICTIMS_MAX; i++)
@@ -206,6 +214,8 @@ static struct proc_fds *fds_find(struct task_list *tl, int pid, bool insert)
 	return NULL;
 }
 
+/* Closes @e's files and forgets what its process was: files closed are a process gone (or left
+ * out), and a new one under the pid must be matched against the rules afresh. */
 static void fds_close(struct proc_fds *e)
 {
 	if (e->stat_fd >= 0)
@@ -213,6 +223,7 @@ static void fds_close(struct proc_fds *e)
 	if (e->adj_fd >= 0)
 		sys->close(e->adj_fd);
 	e->stat_fd = e->adj_fd = -1;
+	e->re_serial = 0;
 }
 
 /*

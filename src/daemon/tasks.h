@@ -42,6 +42,9 @@ void victim_record(struct victim_table *vt, int pid, unsigned long long start_ti
  * kernel's MMF_OOM_SKIP after its reaper gave up). Return: how many.
  */
 size_t victim_expire(struct victim_table *vt, uint64_t now, uint64_t max_age_usec);
+/* victim_in_flight() - whether a victim is still VICTIM_KILLED (killed, not yet freed or
+ * given up on): in some scope, a kill is still on its way. */
+bool victim_in_flight(const struct victim_table *vt);
 /* victim_set_state() - the reaper's verdict on @pid. */
 void victim_set_state(struct victim_table *vt, int pid, enum victim_state state);
 
@@ -72,8 +75,9 @@ struct proc_fds {
 			   * in one array; compared, never followed) */
 	/* the flags of the prefer/avoid/protect rules (match.h) for the name hashed re_hash
 	 * (FNV-1a) under config re_serial (0: none): what a process is, read and matched when it
-	 * is first listed, renames itself (execve does) or the config is reloaded, not at every
-	 * listing (musl's regexec allocates; and a listing under pressure opens no new file).
+	 * is first listed (a new process under a kept pid too: fds_close() forgets it), renames
+	 * itself (execve does) or the config is reloaded, not at every listing (musl's regexec
+	 * allocates; and a listing under pressure opens no new file).
 	 * 32 bytes an entry: the table is locked in memory whole. */
 	uint32_t re_serial, re_hash;
 	uint16_t re_flags;

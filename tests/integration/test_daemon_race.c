@@ -303,6 +303,31 @@ static void test_armed_victim_exited(void **state)
 	assert_small_alive();
 }
 
+/*
+ * A victim killed by another scope (the machine's, say) is still exiting, and it is in this
+ * scope: the verdict does not kill the candidate chosen ahead, it lists the scope and waits for
+ * the victim, as a listing would.
+ */
+static void test_armed_waits_for_victim(void **state)
+{
+	struct oom_task small_task = {0};
+
+	(void)state;
+	(void)choose();
+	for (size_t i = 0; i < d.tasks.nr; i++)
+		if (d.tasks.tasks[i].pid == small)
+			small_task = d.tasks.tasks[i];
+	assert_int_equal(small_task.pid, small);
+	assert_int_equal(daemon_arm(&d, &d.scopes[0], now_usec()), 0);
+	assert_int_equal(d.scopes[0].cand.task.pid, big);
+	victim_record(&d.victims, small, small_task.start_time, now_usec()); /* "exiting" */
+	daemon_act(&d, &d.scopes[0], now_usec());
+	assert_int_equal(d.kills, 0);
+	assert_int_equal(waitpid(big, NULL, WNOHANG), 0);
+	assert_int_equal(kill(big, 0), 0);
+	assert_int_equal(waitpid(small, NULL, WNOHANG), 0);
+}
+
 /* A candidate chosen too long ago is not used: the verdict chooses afresh. */
 static void test_armed_stale(void **state)
 {
@@ -589,6 +614,7 @@ static void test_machine_known_only(void **state)
 {
 	struct scope m;
 	pid_t extra, gone;
+	int renamed = 0;
 
 	(void)state;
 	assert_int_equal(scope_init_machine(&m, NULL, sys_page_shift(), d.scratch), 0);
@@ -600,9 +626,12 @@ static void test_machine_known_only(void **state)
 	gone = small;
 	reap_child(&small);
 	/* big renamed itself since (execve does): what its rules read is stale, and is kept */
-	for (size_t i = 0; i < TASKS_FD_MAX; i++)
-		if (d.tasks.fds[i].pid == big)
+	for (size_t i = 0; i < TASKS_FD_SLOTS; i++)
+		if (d.tasks.fds[i].pid == big) {
 			d.tasks.fds[i].re_hash ^= 1;
+			renamed++;
+		}
+	assert_int_equal(renamed, 1);
 	fake.openat = counting_openat;
 	fake.getdents64 = counting_getdents;
 	proc_opens = getdents_calls = 0;
@@ -632,6 +661,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_pid_reused, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_armed_kill, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_armed_victim_exited, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_armed_waits_for_victim, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_armed_stale, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_armed_adj_changed, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_kill_cgroup_v1, setup_kill_cgroup, teardown),

@@ -24,6 +24,8 @@
 #include "daemon/options.h"
 #include "daemon/scope.h"
 #include "daemon/tasks.h"
+#include "linux/sys.h"
+#include "../lib/proc_fixture.h"
 
 #define FIXTURE_PAGE_SHIFT 12
 
@@ -32,18 +34,10 @@ static struct task_list tl;
 static char root[] = "/tmp/oomguard-test-match-XXXXXX";
 static struct cgroup_mounts mounts;
 
+/* Writes @text to the fixture's /proc/@pid/@name; a cmdline with its closing NUL. */
 static void put(int pid, const char *name, const char *text)
 {
-	char path[512];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/proc/%d", root, pid);
-	mkdir(path, 0755);
-	snprintf(path, sizeof(path), "%s/proc/%d/%s", root, pid, name);
-	f = fopen(path, "w");
-	assert_non_null(f);
-	fwrite(text, 1, strlen(text) + (strcmp(name, "cmdline") ? 0 : 1), f);
-	fclose(f);
+	proc_fixture_put(root, pid, name, text, strlen(text) + (strcmp(name, "cmdline") ? 0 : 1));
 }
 
 /* A process: @comm, real @uid (its /proc dir stays root's: the owner is not the uid read),
@@ -327,6 +321,74 @@ static void test_cached(void **state)
 	scope_close(&s);
 }
 
+/* A pread that fails once with ESRCH on the first descriptor open on /proc/2001/stat: the
+ * process a kept file named has exited. */
+static int exited_fd = -1;
+
+static ssize_t pread_exited(int fd, void *buf, size_t len, off_t off)
+{
+	char link[64], target[600];
+	ssize_t n;
+
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	n = readlink(link, target, sizeof(target) - 1);
+	if (exited_fd < 0 && n > 0 && (target[n] = '\0', strstr(target, "/proc/2001/stat"))) {
+		exited_fd = fd;
+		return -ESRCH;
+	}
+	return sys_ops_real.pread(fd, buf, len, off);
+}
+
+/*
+ * A pid taken by a new process under the same name (a uid-1000 "hog2" exits, a root "hog2"
+ * gets its pid): the rules' result kept for the old one is not the new one's. Its kept stat
+ * fails, it is read afresh, and so is what the rules look at.
+ */
+static void test_cached_pid_reused(void **state)
+{
+	struct sys_ops fake = sys_ops_real;
+	struct victim_table vt = {0};
+	bool seen = false;
+	struct config c;
+	struct scope s;
+	char err[256];
+
+	(void)state;
+	tasks_close(&tl);
+	/* test_cached left 2001 named "hog2", uid 0: uid 1000 again, and listed */
+	put(2001, "status", "Name:\thog2\nUid:\t1000\t0\t0\t0\nVmRSS:\t4 kB\nKthread:\t0\n");
+	assert_int_equal(build(&c, "oomd_xattrs = no\nprefer_uid = 1000\n", NULL, err, sizeof(err)),
+			 0);
+	assert_int_equal(scope_init_machine(&s, root, FIXTURE_PAGE_SHIFT, scratch), 0);
+	assert_int_equal(tasks_acquire(&tl, &s, &c, &vt, 1, scratch, sizeof(scratch)), 0);
+	for (size_t i = 0; i < tl.nr; i++)
+		if (tl.tasks[i].pid == 2001)
+			seen = tl.tasks[i].flags & OOM_TASK_PREFER;
+	assert_true(seen);
+	seen = false;
+	/* 2001 exits; a root "hog2" started later takes its pid */
+	put(2001, "status", "Name:\thog2\nUid:\t0\t0\t0\t0\nVmRSS:\t4 kB\nKthread:\t0\n");
+	put(2001, "stat",
+	    "2001 (hog2) R 1 2001 2001 0 -1 4194304 0 0 0 0 0 0 0 0 20 0 1 0 98765 400000000 "
+	    "12001 18446744073709551615 0 0 0 0 0 0 0 0 0 0 0 0 17 0 0 0 0 0 0 0 0 0 0 0 0 0\n");
+	exited_fd = -1;
+	fake.pread = pread_exited;
+	sys = &fake;
+	assert_int_equal(tasks_acquire(&tl, &s, &c, &vt, 1, scratch, sizeof(scratch)), 0);
+	sys = &sys_ops_real;
+	assert_true(exited_fd >= 0); /* the kept file was read, and failed */
+	for (size_t i = 0; i < tl.nr; i++) {
+		if (tl.tasks[i].pid != 2001)
+			continue;
+		seen = true;
+		assert_int_equal(tl.tasks[i].start_time, 98765);
+		assert_false(tl.tasks[i].flags & OOM_TASK_PREFER);
+	}
+	assert_true(seen);
+	config_release(&c);
+	scope_close(&s);
+}
+
 /*
  * status --tasks: the candidates in the order the daemon would take them, the first marked, with
  * the rules that matched, the uid and exe; the excluded ones with why.
@@ -377,6 +439,7 @@ int main(void)
 	    cmocka_unit_test(test_cgroup_v2_only),
 	    cmocka_unit_test(test_bad_values),
 	    cmocka_unit_test(test_cached),
+	    cmocka_unit_test(test_cached_pid_reused),
 	    cmocka_unit_test(test_status_tasks),
 	};
 

@@ -3,6 +3,7 @@
  * rounds), reads it in full again every round (a quiet round skipped it on what the failed read
  * left), and says when it is readable again. On a copy of the 6.18 fixture whose zoneinfo is
  * broken, then mended. */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdbool.h>
 #include <stdarg.h>
@@ -11,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -199,12 +201,99 @@ static void test_gate_without_psi(void **state)
 	log_set_write(NULL);
 }
 
+/* Whether @fd is open on a file whose path names the fixture's group (deleted since). */
+static bool removed(int fd)
+{
+	char link[64], target[600];
+	ssize_t n;
+
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	n = readlink(link, target, sizeof(target) - 1);
+	if (n <= 0)
+		return false;
+	target[n] = '\0';
+	return strstr(target, "/oomguard-fixture") != NULL;
+}
+
+static ssize_t pread_removed(int fd, void *buf, size_t len, off_t off)
+{
+	return removed(fd) ? -ENODEV : sys_ops_real.pread(fd, buf, len, off);
+}
+
+static ssize_t read_removed(int fd, void *buf, size_t len)
+{
+	return removed(fd) ? -ENODEV : sys_ops_real.read(fd, buf, len);
+}
+
+/*
+ * A group that goes away while its kill waits for the reaper's report, and the report is lost:
+ * the wait ends after VICTIM_WAIT_USEC as it does for a group that stays, and the group is
+ * looked for again (before, it was never watched again: the look waits for the report).
+ */
+static void test_absent_with_kill_pending(void **state)
+{
+	char root[] = "/tmp/oomguard-test-round-XXXXXX", cmd[600], err[256];
+	char *argv[] = {"run", "--cgroup", "/sys/fs/cgroup/memory/oomguard-fixture", "--root", root,
+			NULL};
+	static struct sys_ops fake;
+	struct scope *s;
+
+	(void)state;
+	assert_non_null(mkdtemp(root));
+	snprintf(cmd, sizeof(cmd), "cp -r tests/fixtures/k6.18/proc tests/fixtures/k6.18/sys %s/",
+		 root);
+	assert_int_equal(system(cmd), 0);
+	logged_len = 0;
+	logged[0] = '\0';
+	log_set_write(capture);
+	log_max_prio = LOG_PRIO_NOTICE;
+	daemon_init(&d, 5, argv);
+	assert_int_equal(options_parse(&d.cfg, 5, argv, err, sizeof(err)), 0);
+	assert_int_equal(daemon_setup_scopes(&d, err, sizeof(err)), 0);
+	s = &d.scopes[0];
+	daemon_round(&d);
+	assert_false(s->absent);
+	s->kill_pending = true; /* a kill, whose report will never come */
+	s->kill_pending_usec = now_usec();
+	/* removed: its open files read ENODEV (kernfs), and it is no more to be opened */
+	snprintf(cmd, sizeof(cmd), "rm -rf %s/sys/fs/cgroup/memory/oomguard-fixture", root);
+	assert_int_equal(system(cmd), 0);
+	fake = sys_ops_real;
+	fake.pread = pread_removed;
+	fake.read = read_removed;
+	sys = &fake;
+	s->full_age = SCOPE_FULL_READ_ROUNDS; /* the next round reads every file */
+	daemon_round(&d);
+	sys = &sys_ops_real;
+	assert_true(s->absent);
+	assert_int_equal(count("is gone: waiting for it"), 1);
+	snprintf(cmd, sizeof(cmd), "cp -r tests/fixtures/k6.18/sys/fs/cgroup/memory/oomguard-fixture "
+		 "%s/sys/fs/cgroup/memory/", root);
+	assert_int_equal(system(cmd), 0);
+	for (int i = 0; i < 2 * SCOPE_FULL_READ_ROUNDS; i++)
+		daemon_round(&d);
+	assert_true(s->kill_pending); /* within VICTIM_WAIT_USEC: still waited for */
+	assert_true(s->absent);
+	s->kill_pending_usec = now_usec() - VICTIM_WAIT_USEC - 1;
+	for (int i = 0; i < 2 * SCOPE_FULL_READ_ROUNDS; i++)
+		daemon_round(&d);
+	assert_false(s->kill_pending);
+	assert_int_equal(count("no report from the reaper"), 1);
+	assert_false(s->absent);
+	assert_int_equal(count("is there: watching it"), 1);
+	daemon_teardown(&d);
+	log_set_write(NULL);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
+	assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {cmocka_unit_test(test_unreadable_scope_is_loud),
 					   cmocka_unit_test(test_readahead_at_setup),
 					   cmocka_unit_test(test_victim_expire),
-					   cmocka_unit_test(test_gate_without_psi)};
+					   cmocka_unit_test(test_gate_without_psi),
+					   cmocka_unit_test(test_absent_with_kill_pending)};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -20,6 +20,7 @@
 #include "daemon/scope.h"
 #include "daemon/tasks.h"
 #include "linux/sys.h"
+#include "../lib/proc_fixture.h"
 
 /* The fixtures come from x86-64 hosts: 4 KiB pages. */
 #define FIXTURE_PAGE_SHIFT 12
@@ -90,19 +91,10 @@ static void v2_copy_acquired(char *root, const char *edit, struct scope *s)
 	assert_int_equal(scope_acquire(s, scratch, 1000), 0);
 }
 
-/* Writes @text to @root/proc/@pid/@name (the directories made as needed). */
+/* Writes @text to @root/proc/@pid/@name. */
 static void put(const char *root, int pid, const char *name, const char *text)
 {
-	char path[512];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/proc/%d", root, pid);
-	mkdir(path, 0755);
-	snprintf(path, sizeof(path), "%s/proc/%d/%s", root, pid, name);
-	f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
+	proc_fixture_put(root, pid, name, text, strlen(text));
 }
 
 /* The fixture's v1 group in the tree at @root into @s, its tasks listed into tl. */
