@@ -19,7 +19,7 @@ DESTDIR ?=
 WARN := -Wall -Wextra -Werror -Wshadow -Wconversion -Wstrict-prototypes -Wmissing-prototypes
 CFLAGS ?= -O2 -g
 BASE_CFLAGS := -std=gnu11 -D_GNU_SOURCE -Isrc $(WARN) -MMD -MP
-LDLIBS := -linih -lpthread -lm
+LDLIBS := -lpthread -lm
 SAN := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 TEST_LDLIBS := -lcmocka $(LDLIBS)
 
@@ -70,7 +70,7 @@ $(DEPS_STAMP): scripts/deps.sh
 ifeq ($(LIBC),musl)
 MUSL_OBJ := $(patsubst %.c,$(BUILD)/musl/%.o,$(LIB_SRC) $(MAIN_SRC))
 oomguard: $(MUSL_OBJ)
-	musl-gcc $(CFLAGS) $(LDFLAGS) -static -o $@ $^ $$($(CC) -print-file-name=libinih.a)
+	musl-gcc $(CFLAGS) $(LDFLAGS) -static -o $@ $^
 else ifeq ($(LIBC),glibc)
 oomguard: $(REL_OBJ) $(BUILD)/rel/$(MAIN_SRC:.c=.o)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
@@ -78,14 +78,9 @@ else
 $(error LIBC=$(LIBC): must be musl or glibc)
 endif
 
-# musl-gcc searches musl's headers only: libinih's one header is linked in beside them.
-$(BUILD)/musl/include/ini.h: | $(DEPS_STAMP)
+$(BUILD)/musl/%.o: %.c | $(DEPS_STAMP)
 	@mkdir -p $(@D)
-	ln -sf /usr/include/ini.h $@
-
-$(BUILD)/musl/%.o: %.c | $(BUILD)/musl/include/ini.h
-	@mkdir -p $(@D)
-	musl-gcc $(BASE_CFLAGS) -I$(BUILD)/musl/include $(CFLAGS) -c -o $@ $<
+	musl-gcc $(BASE_CFLAGS) $(CFLAGS) -c -o $@ $<
 
 $(BUILD)/rel/%.o: %.c | $(DEPS_STAMP)
 	@mkdir -p $(@D)

@@ -9,19 +9,19 @@ case "${1:-build}" in
 # bus and dbus-monitor for the kill signal; the metrics file read by a real parser).
 # libnotify-bin, python3-dbus, python3-gi: tests/integration/daemon_desktop_notify.sh
 # (notify-send, and a fake notification service on a private session bus).
-build) pkgs="gcc make pkg-config libc6-dev musl-tools libcmocka-dev libinih-dev groff-base"
+build) pkgs="gcc make pkg-config libc6-dev musl-tools libcmocka-dev groff-base"
 	pkgs="$pkgs dbus-daemon dbus-bin python3-prometheus-client libnotify-bin python3-dbus"
 	pkgs="$pkgs python3-gi" ;;
 bench) pkgs="gnuplot-nox earlyoom nohang lxcfs util-linux procps python3-minimal" ;;
-vm) pkgs="qemu-system-x86 linux-image-cloud-amd64 busybox-static cpio gzip e2fsprogs kmod coreutils gcc libc6-dev libinih-dev" ;;
+vm) pkgs="qemu-system-x86 linux-image-cloud-amd64 busybox-static cpio gzip e2fsprogs kmod coreutils gcc libc6-dev" ;;
 # make bench-machine (bench/machine/): a Debian guest built with mmdebstrap, booted with the
 # host's cloud kernel under qemu (its results come back as a tar on a raw disk); gnuplot-nox plots.
 machine) pkgs="mmdebstrap qemu-system-x86 qemu-utils linux-image-cloud-amd64 e2fsprogs tar gcc
-	libc6-dev libinih-dev gnuplot-nox" ;;
+	libc6-dev gnuplot-nox" ;;
 # libFuzzer's runtime is in libclang-rt-dev, which clang only recommends (not installed here).
 fuzz) pkgs="clang libclang-rt-dev make libc6-dev" ;;
 # make deb: dpkg-buildpackage with debian/control's Build-Depends, then lintian.
-deb) pkgs="dpkg-dev build-essential debhelper musl-tools libinih-dev lintian" ;;
+deb) pkgs="dpkg-dev build-essential debhelper musl-tools lintian" ;;
 *) echo "deps.sh: unknown set '$1' (valid: build, bench, vm, machine, fuzz, deb)" >&2; exit 2 ;;
 esac
 missing=""

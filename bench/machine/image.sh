@@ -78,13 +78,13 @@ make -s install DESTDIR="$PWD/$root" PREFIX=/usr >/dev/null
 [ -z "$log_level" ] || echo "log_level = $log_level" >>"$root/etc/oomguard.conf"
 [ -z "$conf_extra" ] || echo "$conf_extra" >>"$root/etc/oomguard.conf"
 
-# The workloads and the probe, static (the guest has no libinih).
+# The workloads and the probe, static.
 static=(-static -std=gnu11 -D_GNU_SOURCE -Isrc -O2 -g -Wall -Wextra -Werror -Wshadow -Wconversion)
 bin=$root/usr/local/bin
 mkdir -p "$bin"
 for t in tools/mem_eater.c tools/writer.c tools/thrasher.c tests/vm/vm_eater.c \
 	bench/machine/mb_probe.c bench/machine/mb_sample.c; do
-	${CC:-cc} "${static[@]}" -o "$bin/$(basename "$t" .c)" "$t" -linih -lpthread -lm
+	${CC:-cc} "${static[@]}" -o "$bin/$(basename "$t" .c)" "$t" -lpthread -lm
 done
 install -D -m 0755 bench/machine/guest/mb-run.sh "$root/usr/local/lib/mb/mb-run.sh"
 install -D -m 0644 bench/machine/guest/scenarios.sh "$root/usr/local/lib/mb/scenarios.sh"

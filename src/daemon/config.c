@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* Settings: one table of keys shared by the INI file and the command line. */
+/* Settings: one table of keys shared by the configuration file and the command line. */
 #include "daemon/config.h"
 
 #include <errno.h>
-#include <ini.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "daemon/config_file.h"
 #include "daemon/log.h"
 #include "policy/progress.h"
 
@@ -385,7 +385,7 @@ int config_set_named(struct config *c, const char *key, const char *name, const 
 				 CONFIG_MAX_PROTECT);
 			return -EINVAL;
 		}
-		r = copy_str(c->protect[c->nr_protect], CONFIG_COMM_LEN, value);
+		r = value[0] ? copy_str(c->protect[c->nr_protect], CONFIG_COMM_LEN, value) : -EINVAL;
 		if (!r)
 			c->nr_protect++;
 	} else if (config_rule_key(key) >= 0) {
@@ -414,52 +414,91 @@ int config_set_named(struct config *c, const char *key, const char *name, const 
 	return r;
 }
 
-struct ini_ctx {
+/* A key seen in the file: the first line of each (section, key) that takes one value. */
+struct seen_key {
+	char section[48], key[32]; /* longer ones are refused before they are seen */
+	int line;
+};
+
+#define SEEN_KEYS_MAX 128 /* more than the keys and sections a file can give */
+
+struct file_ctx {
 	struct config *c;
 	char *err;
 	size_t errsize;
-	int failed;
-	char section[64]; /* the section of the last line: a new one opens when it changes */
+	char section[CONFIG_LINE_MAX + 1]; /* of the last line: a new one opens when it changes */
+	struct seen_key seen[SEEN_KEYS_MAX];
+	size_t nr_seen;
 };
 
-static int config_ini_line(void *user, const char *section, const char *name, const char *value)
+/* Keys that add to a list (cgroup, protect, the rules) may come again; any other key given
+ * twice in one section is refused: a value silently replaced is a setting lost. Return: 0, or
+ * -EINVAL with the reason in ctx->err. */
+static int check_once(struct file_ctx *ctx, int line, const char *section, const char *key)
 {
-	struct ini_ctx *ctx = user;
-	bool opened = strcmp(section, ctx->section) != 0;
+	struct seen_key *k;
 
-	if (ctx->failed)
+	if (!strcmp(section, "oomguard"))
+		section = ""; /* the top of the file and [oomguard] are one section */
+	if (!strcmp(key, "cgroup") || !strcmp(key, "protect") || config_rule_key(key) >= 0 ||
+	    strlen(section) >= sizeof(k->section) || strlen(key) >= sizeof(k->key))
 		return 0;
+	for (size_t i = 0; i < ctx->nr_seen; i++) {
+		k = &ctx->seen[i];
+		if (strcmp(k->section, section) || strcmp(k->key, key))
+			continue;
+		snprintf(ctx->err, ctx->errsize, "%s given again (line %d): give it once", key,
+			 k->line);
+		return -EINVAL;
+	}
+	if (ctx->nr_seen < SEEN_KEYS_MAX) {
+		k = &ctx->seen[ctx->nr_seen++];
+		snprintf(k->section, sizeof(k->section), "%s", section);
+		snprintf(k->key, sizeof(k->key), "%s", key);
+		k->line = line;
+	}
+	return 0;
+}
+
+static int config_file_line(void *user, int line, const char *section, const char *name,
+			    const char *value)
+{
+	struct file_ctx *ctx = user;
+	bool opened = strcmp(section, ctx->section) != 0;
+	int r;
+
 	snprintf(ctx->section, sizeof(ctx->section), "%s", section);
-	if (section[0] && strcmp(section, "oomguard")) {
-		if (config_section_set(ctx->c, section, opened, name, value, ctx->err,
-				       ctx->errsize) < 0) {
-			ctx->failed = 1;
-			return 0;
-		}
-		return 1;
-	}
-	if (config_set(ctx->c, name, value, ctx->err, ctx->errsize) < 0) {
-		ctx->failed = 1;
-		return 0;
-	}
-	return 1;
+	if (section[0] && strcmp(section, "oomguard"))
+		r = config_section_set(ctx->c, section, opened, name, value, ctx->err,
+				       ctx->errsize);
+	else
+		r = config_set(ctx->c, name, value, ctx->err, ctx->errsize);
+	return r < 0 || check_once(ctx, line, section, name) < 0 ? 0 : 1;
 }
 
 int config_load_file(struct config *c, const char *path, char *err, size_t errsize)
 {
-	struct ini_ctx ctx = {c, err, errsize, 0, ""};
 	char reason[256] = "";
-	FILE *f = fopen(path, "re");
-	int line;
+	struct file_ctx *ctx = calloc(1, sizeof(*ctx));
+	char *text;
+	size_t len;
+	int line, r;
 
-	if (!f) {
-		snprintf(err, errsize, "%s: %s", path, strerror(errno));
-		return -errno;
+	if (!ctx) {
+		snprintf(err, errsize, "%s: %s", path, strerror(ENOMEM));
+		return -ENOMEM;
 	}
-	ctx.err = reason;
-	ctx.errsize = sizeof(reason);
-	line = ini_parse_file(f, config_ini_line, &ctx);
-	fclose(f);
+	r = config_read_text(path, &text, &len, err, errsize);
+	if (r < 0) {
+		free(ctx);
+		return r;
+	}
+	ctx->c = c;
+	ctx->err = reason;
+	ctx->errsize = sizeof(reason);
+	line = config_parse_text(text, len, config_file_line, ctx, reason, sizeof(reason));
+	free(text);
+	free(ctx);
 	if (line != 0) {
 		snprintf(err, errsize, "%s:%d: %s", path, line,
 			 reason[0] ? reason : "syntax error");

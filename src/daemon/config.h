@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* oomguard's settings: defaults, the INI file (read with libinih) and the command line, which
- * set the same keys; options win over the file. */
+/* oomguard's settings: defaults, the configuration file (config_file.c) and the command line,
+ * which set the same keys; options win over the file. */
 #ifndef OOMGUARD_DAEMON_CONFIG_H
 #define OOMGUARD_DAEMON_CONFIG_H
 
@@ -61,8 +61,7 @@ _Static_assert(CONFIG_REGEX_MAX_LEN + 1 == CONFIG_REGEX_MAX, "regex length");
 #define CONFIG_HOOK_TIMEOUT_MSEC_MAX     600000
 /*
  * Sections [scope NAME] (config_scope.c): the machine and each cgroup may have one. NAME is a
- * short label (libinih keeps at most 49 bytes of a section's name: a path would not fit), the
- * section's first key names its scope.
+ * short label (a path would make long headers), the section's first key names its scope.
  */
 #define CONFIG_MAX_SECTIONS     (CONFIG_MAX_CGROUPS + 1)
 #define CONFIG_SECTION_NAME_MAX 41 /* NAME, at most 40 bytes, and its NUL */

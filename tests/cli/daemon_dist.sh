@@ -14,8 +14,11 @@ tmp=$(mktemp)
 trap 'rm -f "$tmp" "$tmp.service"' EXIT
 
 "$bin" status --config dist/oomguard.conf >/dev/null || fail "dist/oomguard.conf as shipped"
-# Uncomment every key but the cgroup paths (which must exist on the machine).
-sed -E 's/^#([a-z_]+ = )/\1/; /^cgroup = /d' dist/oomguard.conf >"$tmp"
+# Uncomment every key but the cgroup paths (which must exist on the machine), and the example
+# section with its header (its scope the machine instead of a cgroup): a key uncommented there
+# without its header would be the global key given twice.
+sed -E '/^#\[scope /,$ { s/^#cgroup = .*/machine = yes/; s/^#(\[scope )/\1/ }
+	s/^#([a-z_]+ = )/\1/; /^cgroup = /d' dist/oomguard.conf >"$tmp"
 n=$(grep -cE '^[a-z_]+ = ' "$tmp")
 [ "$n" -ge 14 ] || fail "only $n keys in the example"
 "$bin" status --config "$tmp" >/dev/null || fail "example with every key set does not parse"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* Settings: the INI file through libinih, the options that win over it, and the errors a bad
+/* Settings: the configuration file, the options that win over it, and the errors a bad
  * file or option gives (file:line and the reason). Also the log's escaping of process names. */
 #include <errno.h>
 #include <setjmp.h>
@@ -198,6 +198,22 @@ static const struct bad_conf bad_confs[] = {
     {"[scope a2345678901234567890123456789012345678901]\ncgroup = /w\n",
      ":2: unknown section [scope a2345678901234567890123456789012345678901]"},
     {"[scopes]\ncgroup = /w\n", ":2: unknown section [scopes]"},
+    /* lines: the first that fails is named; a key that takes one value comes once */
+    {"interval_msec = 100\nfoo\nreserve_permille = 0\n",
+     ":2: syntax error: 'foo' is no 'key = value', [section] or comment"},
+    {"interval_msec = 100\ninterval_msec = 200\n",
+     ":2: interval_msec given again (line 1): give it once"},
+    {"interval_msec = 100\n[oomguard]\ninterval_msec = 100\n",
+     ":3: interval_msec given again (line 1)"},
+    {"[scope a]\ncgroup = /w\nterm_grace_msec = 1\nterm_grace_msec = 2\n",
+     ":4: term_grace_msec given again (line 3)"},
+    {"protect = \"sshd\"\n", ":1: value \"sshd\" for protect in quotes: give it without them"},
+    {"avoid_regex = 'x'\n", ":1: value 'x' for avoid_regex in quotes"},
+    {"protect =\n", ":1: bad value '' for protect"},
+    {"log_level = info # the default\n", ":1: bad value 'info # the default' for log_level"},
+    {"[oomguard\n", ":1: syntax error: '[' without ']'"},
+    {"[oomguard] x\n", ":1: syntax error: text after ']'"},
+    {"= 5\n", ":1: syntax error: no key before '='"},
 };
 
 static void test_bad_files(void **state)
@@ -217,6 +233,51 @@ static void test_bad_files(void **state)
 				 bad_confs[i].want);
 	}
 	unlink(path);
+}
+
+/*
+ * What a line is: blanks at its ends and around '=' do not count, an indented line is a line of
+ * its own (not the one above continued: "protect = cron" would have become part of sshd's), CR
+ * LF endings and a UTF-8 byte order mark are read, the last line needs no newline; a line over
+ * 1023 bytes, a NUL byte and a file that is no file are refused, named.
+ */
+static void test_file_lines(void **state)
+{
+	char *argv[] = {"run", "--config", path, NULL};
+	char long_line[1100], err[256] = "";
+	struct config c;
+	FILE *f;
+
+	(void)state;
+	write_conf("\xEF\xBB\xBFprotect = sshd\r\n    protect = cron\r\n\tinterval_msec\t=\t300  \r\n"
+		   "[scope web]\n  cgroup = /w\n  term_grace_msec = 50");
+	assert_int_equal(build(&c, err, sizeof(err), 3, argv), 0);
+	assert_int_equal(c.nr_protect, 2);
+	assert_string_equal(c.protect[0], "sshd");
+	assert_string_equal(c.protect[1], "cron");
+	assert_int_equal(c.interval_msec, 300);
+	want_scope(&c, "/w", "web", CONFIG_DEFAULT_RESERVE_PERMILLE, 50, KILL_UNIT_AUTO);
+	config_release(&c);
+
+	memset(long_line, 'a', sizeof(long_line) - 1);
+	memcpy(long_line, "pre_kill_hook = /", 17);
+	long_line[sizeof(long_line) - 1] = '\0';
+	write_conf(long_line);
+	assert_int_equal(build(&c, err, sizeof(err), 3, argv), -EINVAL);
+	assert_non_null(strstr(err, ":1: a line of 1099 bytes (at most 1023)"));
+
+	f = fopen(path, "w");
+	assert_non_null(f);
+	assert_int_equal(fwrite("dry_run = no\nprotect = a\0b\n", 1, 28, f), 28);
+	assert_int_equal(fclose(f), 0);
+	assert_int_equal(build(&c, err, sizeof(err), 3, argv), -EINVAL);
+	assert_non_null(strstr(err, ":2: a NUL byte in the line: not a text file"));
+	unlink(path);
+
+	argv[2] = "/tmp";
+	assert_true(build(&c, err, sizeof(err), 3, argv) < 0);
+	assert_string_equal(err, "/tmp: Is a directory");
+	argv[2] = path;
 }
 
 struct bad_args {
@@ -368,7 +429,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_file_then_options),   cmocka_unit_test(test_bad_files),
 	    cmocka_unit_test(test_scope_sections),      cmocka_unit_test(test_kill_unit_names),
-	    cmocka_unit_test(test_bad_options),
+	    cmocka_unit_test(test_bad_options),         cmocka_unit_test(test_file_lines),
 	    cmocka_unit_test(test_help_from_the_table), cmocka_unit_test(test_escape_comm),
 	    cmocka_unit_test(test_log_prefix),
 	};

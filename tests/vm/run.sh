@@ -49,7 +49,7 @@ mknod -m 600 "$root/dev/console" c 5 1 2>/dev/null || true
 "$cc" "${static_flags[@]}" -o "$root/bin/vm_eater" tests/vm/vm_eater.c
 "$cc" "${static_flags[@]}" -o "$root/bin/vm_watch" tests/vm/vm_watch.c
 # oomguard as `make oomguard` built it: static (musl) by default; a LIBC=glibc build is relinked
-# statically from its objects (Debian's libinih-dev ships libinih.a).
+# statically from its objects.
 # VM_OOMGUARD=FILE puts another (static) oomguard into the guest instead.
 if [ -n "${VM_OOMGUARD:-}" ]; then
 	install -m 0755 "$VM_OOMGUARD" "$root/bin/oomguard"
@@ -62,12 +62,12 @@ else
 		for src in src/policy/*.c src/sim/*.c src/linux/*.c src/daemon/*.c src/cli/*.c; do
 			[ -f "$src" ] && objs+=("build/rel/${src%.c}.o")
 		done
-		"$cc" -static -o "$root/bin/oomguard" "${objs[@]}" -linih -lpthread -lm
+		"$cc" -static -o "$root/bin/oomguard" "${objs[@]}" -lpthread -lm
 	fi
 fi
 for t in tools/*.c; do
 	[ -f "$t" ] || continue
-	"$cc" "${static_flags[@]}" -o "$root/bin/$(basename "$t" .c)" "$t" -linih -lpthread -lm
+	"$cc" "${static_flags[@]}" -o "$root/bin/$(basename "$t" .c)" "$t" -lpthread -lm
 done
 for m in virtio_ring virtio virtio_pci_legacy_dev virtio_pci_modern_dev virtio_pci virtio_blk; do
 	f=$(modinfo -k "$kver" -n "$m")
