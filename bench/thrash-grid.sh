@@ -8,8 +8,9 @@
 #     starts when its first pass ends (its "pass 1" line): a kill must come within 2 s of that,
 #     and none before it (the first pass is a cold read: I/O, not thrashing);
 #   not-caught cells (zero kills): a stream of a fresh file ten times the group beside anon
-#     of ANON % of it; a rereading working set that fits; one that fits with 5 % to spare while a writer
-#     churns the page cache; a build (short-lived processes allocating and exiting).
+#     of ANON % of it (read(), or mmap in the tightest room); a rereading working set that
+#     fits; one that fits with 5 % to spare while a writer churns the page cache; a build
+#     (short-lived processes allocating and exiting).
 # Usage: bench/thrash-grid.sh [--profile full|quick|check] [--contenders a,b] [--out DIR]
 #                             [--report FILE] [--read-ahead KB]
 #   full   every cell for oomguard; a subset of cells for the others (the default)
@@ -150,7 +151,12 @@ run_cell() {
 		lim=128 anonm=$((128 * anon / 100)) file=1280
 		make_file "$out/files/f" "$file" || return 1
 		export CELL_W1="$tools/mem_eater ${anonm}M"
-		export CELL_W2="dd if=$out/files/f of=/dev/null bs=1M"
+		# by read(): dd; by mmap: a thrasher's single pass, a byte of each page
+		if [ "$mode" = mmap ]; then
+			export CELL_W2="$tools/thrasher -m -k -p 1 -i 1000 $out/files/f"
+		else
+			export CELL_W2="dd if=$out/files/f of=/dev/null bs=1M"
+		fi
 		secs=30
 		;;
 	build) # 4 at a time, 200 processes of 24-56 MiB that touch their memory and exit
@@ -323,8 +329,11 @@ cells() {
 		done
 		echo "stream $r 0 50 read $([ "$r" = 4 ] || [ "$r" = 0 ] && echo all || echo oomguard)"
 	done
-	# A stream in a tight room (13 MiB beside the anon): a few read-ahead windows of a big one.
-	for r in 4 0; do echo "stream $r 0 90 read all"; done
+	# A stream in a tight room (13 MiB beside the anon): a few read-ahead windows of a big one;
+	# by mmap too, where a page read ahead and dropped before its touch is read again.
+	for r in 4 0; do
+		for m in read mmap; do echo "stream $r 0 90 $m all"; done
+	done
 	for r in 4 0; do
 		for m in read mmap; do echo "fits $r 0 50 $m oomguard"; done
 	done

@@ -134,9 +134,10 @@ done
 	}' "$res"
 	echo
 	echo "Kinds: **stream**, a fresh file of ten times the group read once beside anon of ANON % of"
-	echo "the group; **fits**, a rereading working set with its file at 80 % of the room left; **churn**,"
-	echo "anon + file at 95 % of the group, a writer looping over 512 MiB files from the thrasher's"
-	echo "third pass on; **build**, 200 short-lived processes of 24-56 MiB, four at a time."
+	echo "the group (by mmap: one pass touching a byte of each page); **fits**, a rereading working"
+	echo "set with its file at 80 % of the room left; **churn**, anon + file at 95 % of the group, a"
+	echo "writer looping over 512 MiB files from the thrasher's third pass on; **build**, 200"
+	echo "short-lived processes of 24-56 MiB, four at a time."
 	echo "A v1 group at 95 % with a writer's dirty pages is at the edge of the kernel's own memcg"
 	echo "OOM (reclaim there cannot write dirty pages back): where the kernel's killer took a task"
 	echo "while a daemon watched (the group's oom_kill count covers every death), the cell says so;"

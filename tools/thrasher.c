@@ -15,8 +15,8 @@
 static void usage(FILE *out)
 {
 	fprintf(out,
-		"usage: thrasher [-a ANON] [-f FILE_SIZE] [-i MSEC] [-d SEC] [-r FD] [-k] [-m]\n"
-		"                [-z RATIO] PATH\n"
+		"usage: thrasher [-a ANON] [-f FILE_SIZE] [-i MSEC] [-d SEC] [-p PASSES] [-r FD] [-k]\n"
+		"                [-m] [-z RATIO] PATH\n"
 		"  PATH          the file to reread; written first (FILE_SIZE), removed at exit\n"
 		"  -a ANON       anonymous memory to hold (default 0)\n"
 		"  -z RATIO      fill the anonymous memory to compress about RATIO to 1 in zram\n"
@@ -27,6 +27,7 @@ static void usage(FILE *out)
 		"                read()\n"
 		"  -i MSEC       print progress every MSEC (default 1000)\n"
 		"  -d SEC        stop after SEC seconds (default: until a signal)\n"
+		"  -p PASSES     stop after PASSES passes (1: a stream, each page read once)\n"
 		"  -r FD         write one byte to FD when the loop starts, then close it\n"
 		"Prints 'ready anon_kib=N file_kib=N', then per interval\n"
 		"'progress t_ms=T read_mib_s=R passes=P', at the end of each pass 'pass P t_ms=T "
@@ -97,7 +98,7 @@ static ssize_t map_step(const unsigned char *map, uint64_t size, off_t off, unsi
 int main(int argc, char **argv)
 {
 	uint64_t anon_kib = 0, file_kib = 64 * 1024, read_bytes = 0, interval_bytes = 0;
-	unsigned long interval_msec = 1000, duration_sec = 0, passes = 0, ratio = 0;
+	unsigned long interval_msec = 1000, duration_sec = 0, passes = 0, max_passes = 0, ratio = 0;
 	uint64_t rng = tool_fill_seed();
 	int keep = 0, mapped = 0, ready_fd = -1, opt, fd, rc = 0;
 	unsigned char *anon = NULL, *chunk, *map = NULL;
@@ -108,7 +109,7 @@ int main(int argc, char **argv)
 	const char *path;
 	off_t off = 0;
 
-	while ((opt = getopt(argc, argv, "a:f:i:d:r:kmz:h")) != -1) {
+	while ((opt = getopt(argc, argv, "a:f:i:d:p:r:kmz:h")) != -1) {
 		switch (opt) {
 		case 'a':
 			if (tool_parse_size_kib(optarg, &anon_kib) < 0) {
@@ -127,6 +128,9 @@ int main(int argc, char **argv)
 			break;
 		case 'd':
 			duration_sec = tool_parse_ulong("thrasher", "-d", optarg);
+			break;
+		case 'p':
+			max_passes = tool_parse_ulong("thrasher", "-p", optarg);
 			break;
 		case 'r':
 			ready_fd = (int)tool_parse_ulong("thrasher", "-r", optarg);
@@ -231,6 +235,8 @@ int main(int argc, char **argv)
 			off = 0;
 			passes++;
 			print_pass(passes, start_usec);
+			if (max_passes && passes >= max_passes)
+				break;
 		} else if (n > 0) {
 			off += n;
 			read_bytes += (uint64_t)n;
