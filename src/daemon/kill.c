@@ -402,8 +402,10 @@ static void log_listing_limits(const struct daemon *d, const struct scope *s)
 
 /*
  * The verdict's kill through the candidate chosen ahead, when it is fresh and still what it was
- * when chosen: alive, and with the oom_score_adj it had (a process that protected itself, or was
- * made a preferred victim, since then is chosen again); and when no victim is still on its way
+ * when chosen: alive, with the oom_score_adj it had (a process that protected itself, or was
+ * made a preferred victim, since then is chosen again), the same program (no execve into
+ * another name since) and still in the scope's group (the kernel's memcg OOM killer picks only
+ * tasks still charged there); and when no victim is still on its way
  * out (killed by this scope or another: the candidate was chosen without knowing whether it is
  * in this scope, and a listing waits for it if it is, as the kernel waits for an exiting
  * victim). Return: true when the verdict was handled (killed, or the re-check found the scope
@@ -413,6 +415,7 @@ static bool act_armed(struct daemon *d, struct scope *s, uint64_t detect_usec)
 {
 	struct candidate *c = &s->cand;
 	struct kill_ctx k = {&c->task, c->points, 0, detect_usec, &c->unit, true, c->uid, c->cgroup};
+	struct pid_stat st;
 	int pidfd, adj, r;
 
 	if (c->pidfd < 0 || detect_usec - c->time_usec > CANDIDATE_MAX_AGE_USEC ||
@@ -424,6 +427,15 @@ static bool act_armed(struct daemon *d, struct scope *s, uint64_t detect_usec)
 		return false;
 	r = tasks_read_adj(&d->tasks, s->root, c->task.pid, d->scratch, sizeof(d->scratch), &adj);
 	if (r < 0 || adj != c->task.oom_score_adj)
+		return false;
+	/* What cannot be read for want of memory is taken as it was when chosen (the kill is
+	 * what gives memory back); what was read and differs is not. */
+	r = tasks_read_stat(&d->tasks, s->root, c->task.pid, d->scratch, sizeof(d->scratch), &st);
+	if (r == -ESRCH || r == -ENOENT ||
+	    (r == 0 && (st.start_time != c->task.start_time || strcmp(st.comm, c->task.comm))))
+		return false;
+	r = unit_in_scope(s, d->tasks.mounts, c->task.pid, d->scratch, sizeof(d->scratch));
+	if (r == 0 || r == -ESRCH || r == -ENOENT)
 		return false;
 	if (recheck_resolved(d, s, &c->task, &k.usage_before))
 		return true;

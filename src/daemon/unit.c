@@ -46,6 +46,28 @@ static int victim_cgroup(const struct scope *s, const struct cgroup_mounts *m, i
 			       CONFIG_PATH_MAX);
 }
 
+int unit_in_scope(const struct scope *s, const struct cgroup_mounts *mounts, int pid,
+		  char *scratch, size_t size)
+{
+	char path[CONFIG_PATH_MAX], base[CONFIG_PATH_MAX], dir[CONFIG_PATH_MAX];
+	const char *mount;
+	bool v2;
+	int r;
+
+	if (s->kind == SCOPE_MACHINE)
+		return 1;
+	if (!mounts)
+		return -ENOENT;
+	r = victim_cgroup(s, mounts, pid, scratch, size, path, &mount, &v2);
+	if (r < 0)
+		return r;
+	if (sys_join_path(base, sizeof(base), s->root, mount) < 0 ||
+	    snprintf(dir, sizeof(dir), "%s%s", base, strcmp(path, "/") ? path : "") >=
+		(int)sizeof(dir))
+		return -ENAMETOOLONG;
+	return under(dir, s->dir);
+}
+
 bool unit_regrown(const struct unit_kill_record *last, const struct kill_unit *u, uint64_t now)
 {
 	if (!last->ino || last->ino != u->sd_ino || now < last->usec ||

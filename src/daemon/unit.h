@@ -74,6 +74,14 @@ struct kill_unit {
 	uint64_t sd_ino, sd_bytes, sd_victim_bytes;
 };
 
+/**
+ * unit_in_scope() - whether @pid's cgroup is still @s's or one below it (the machine holds every
+ * process), read from /proc/PID/cgroup.
+ * Return: 1, 0 (moved out), or -errno (gone, or the hierarchy not known).
+ */
+int unit_in_scope(const struct scope *s, const struct cgroup_mounts *mounts, int pid,
+		  char *scratch, size_t size);
+
 /*
  * unit_find() - the unit of victim @pid in scope @s, as s->set.kill_unit asks: for oom_group
  * and cgroup, memory.oom.group as the kernel's mem_cgroup_get_oom_group() finds it (the highest

@@ -6,12 +6,14 @@
 #include <fcntl.h>
 #include <setjmp.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -31,7 +33,15 @@ static char cg[256];
 static pid_t big, small, race_pid;
 static struct sys_ops fake;
 
-/* A child that joins the cgroup, touches @mib MiB, says so, and waits to be killed. */
+/* SIGUSR1 renames an eater, as an execve into another program would. */
+static void rename_self(int sig)
+{
+	(void)sig;
+	prctl(PR_SET_NAME, "renamed", 0, 0, 0);
+}
+
+/* A child that joins the cgroup, touches @mib MiB, says so, and waits to be killed (SIGUSR1
+ * renames it). */
 static pid_t spawn_eater(size_t mib)
 {
 	int p[2];
@@ -57,6 +67,7 @@ static pid_t spawn_eater(size_t mib)
 		if (m == MAP_FAILED)
 			_exit(1);
 		memset(m, 1, mib << 20);
+		signal(SIGUSR1, rename_self);
 		if (write(p[1], "r", 1) < 0)
 			_exit(1);
 		for (;;)
@@ -326,6 +337,82 @@ static void test_armed_waits_for_victim(void **state)
 	assert_int_equal(waitpid(big, NULL, WNOHANG), 0);
 	assert_int_equal(kill(big, 0), 0);
 	assert_int_equal(waitpid(small, NULL, WNOHANG), 0);
+}
+
+static int listings;
+
+static long counting_getdents_race(int fd, void *buf, size_t len)
+{
+	listings++;
+	return sys_ops_real.getdents64(fd, buf, len);
+}
+
+/* Whether /proc/@pid/comm reads @want within a second. */
+static bool comm_becomes(pid_t pid, const char *want)
+{
+	char path[64], buf[32];
+
+	snprintf(path, sizeof(path), "/proc/%d/comm", pid);
+	for (int i = 0; i < 100; i++) {
+		FILE *f = fopen(path, "r");
+		bool same = f && fgets(buf, sizeof(buf), f) && !strncmp(buf, want, strlen(want));
+
+		if (f)
+			fclose(f);
+		if (same)
+			return true;
+		usleep(10000);
+	}
+	return false;
+}
+
+/*
+ * The candidate is no longer what was chosen: renamed (an execve into another program), or
+ * moved out of the scope's group (to the hierarchy's root here: a test child of 16 MiB, killed
+ * at teardown). The verdict does not kill it through the held pidfd; it lists the scope again
+ * (a directory read: the armed path reads none).
+ */
+static void test_armed_renamed(void **state)
+{
+	int status = 0;
+
+	(void)state;
+	(void)choose();
+	assert_int_equal(daemon_arm(&d, &d.scopes[0], now_usec()), 0);
+	assert_int_equal(d.scopes[0].cand.task.pid, big);
+	assert_int_equal(kill(big, SIGUSR1), 0);
+	assert_true(comm_becomes(big, "renamed"));
+	listings = 0;
+	fake.getdents64 = counting_getdents_race;
+	daemon_act(&d, &d.scopes[0], now_usec());
+	assert_true(listings > 0);
+	/* listed again, it still is the largest: killed, by that listing's choice */
+	assert_int_equal(d.kills, 1);
+	assert_int_equal(waitpid(big, &status, 0), big);
+	big = 0;
+	assert_int_equal(waitpid(small, NULL, WNOHANG), 0);
+}
+
+static void test_armed_moved_out(void **state)
+{
+	char buf[32];
+	int fd;
+
+	(void)state;
+	(void)choose();
+	assert_int_equal(daemon_arm(&d, &d.scopes[0], now_usec()), 0);
+	assert_int_equal(d.scopes[0].cand.task.pid, big);
+	fd = open(MEMCG_ROOT "/cgroup.procs", O_WRONLY);
+	assert_true(fd >= 0);
+	snprintf(buf, sizeof(buf), "%d", big);
+	assert_true(write(fd, buf, strlen(buf)) > 0);
+	close(fd);
+	listings = 0;
+	fake.getdents64 = counting_getdents_race;
+	daemon_act(&d, &d.scopes[0], now_usec());
+	assert_true(listings > 0);
+	assert_int_equal(waitpid(big, NULL, WNOHANG), 0); /* not killed: out of the scope */
+	assert_int_equal(kill(big, 0), 0);
 }
 
 /* A candidate chosen too long ago is not used: the verdict chooses afresh. */
@@ -662,6 +749,8 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_armed_kill, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_armed_victim_exited, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_armed_waits_for_victim, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_armed_renamed, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_armed_moved_out, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_armed_stale, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_armed_adj_changed, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_kill_cgroup_v1, setup_kill_cgroup, teardown),

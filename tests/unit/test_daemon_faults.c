@@ -474,7 +474,8 @@ static void put(const char *rel, const char *text)
 	fclose(f);
 }
 
-/* The child @pid's /proc files, as the kernel shows them now, into the copy. */
+/* The child @pid's /proc files, as the kernel shows them now, into the copy; its cgroup the
+ * copy's group (the world's: the kernel's would be this test's own). */
 static void copy_proc(pid_t pid)
 {
 	static const char *const files[] = {"stat", "status", "cgroup"};
@@ -493,7 +494,7 @@ static void copy_proc(pid_t pid)
 		close(fd);
 		assert_true(n > 0);
 		buf[n] = '\0';
-		put(path, buf);
+		put(path, strcmp(files[i], "cgroup") ? buf : "4:memory:/oomguard-fixture\n0::/\n");
 	}
 	snprintf(path, sizeof(path), "/proc/%d/oom_score_adj", pid);
 	put(path, "0\n");
