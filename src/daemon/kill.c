@@ -86,7 +86,12 @@ static void kill_rest(struct daemon *d, struct scope *s, const struct oom_task *
 		return;
 	n = unit_kill(s, unit, victim->pid, d->self_pid, d->cfg.dry_run, d->scratch,
 		      sizeof(d->scratch));
-	if (n < 0)
+	if (n == -ESTALE)
+		log_msg(LOG_PRIO_WARNING,
+			"kill unit scope=%s cgroup=%s reason=%s: the group is gone or was made "
+			"again since the victim was chosen: nothing more killed",
+			s->name, unit->path, unit_mode_name(unit->mode));
+	else if (n < 0)
 		log_msg(LOG_PRIO_WARNING, "kill unit scope=%s cgroup=%s reason=%s via=cgroup.kill",
 			s->name, unit->path, unit_mode_name(unit->mode));
 	else

@@ -143,6 +143,7 @@ int unit_find(const struct scope *s, const struct cgroup_mounts *mounts, int pid
 	char path[CONFIG_PATH_MAX], base[CONFIG_PATH_MAX], dir[CONFIG_PATH_MAX];
 	char victim_dir[CONFIG_PATH_MAX], self[CONFIG_PATH_MAX];
 	const char *mount;
+	struct stat st;
 	size_t base_len;
 	uint64_t v;
 	bool v2;
@@ -191,6 +192,7 @@ int unit_find(const struct scope *s, const struct cgroup_mounts *mounts, int pid
 	ret->has_self = read_pid_cgroup(s->root, self_pid, v2 ? NULL : "memory", scratch, size,
 					self, sizeof(self)) < 0 ||
 			under(self, ret->path);
+	ret->dir_ino = sys->fstatat(AT_FDCWD, ret->dir, &st, 0) == 0 ? st.st_ino : 0;
 	return 0;
 }
 
@@ -275,9 +277,12 @@ long unit_kill(const struct scope *s, const struct kill_unit *u, int victim_pid,
 {
 	struct unit_walk w = {s, u, victim_pid, self_pid, dry_run, scratch, size, 0};
 	char dir[CONFIG_PATH_MAX];
+	struct stat st;
 
 	if (u->mode == UNIT_NONE)
 		return 0;
+	if (sys->fstatat(AT_FDCWD, u->dir, &st, 0) < 0 || st.st_ino != u->dir_ino)
+		return -ESTALE;
 	/* cgroup.kill (5.14) kills the group and below at once, oom_score_adj -1000 included, as
 	 * systemd-oomd kills a unit; a kernel without it is walked instead. */
 	if (u->mode == UNIT_CGROUP && u->v2 && !u->has_self && !dry_run) {

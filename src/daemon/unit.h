@@ -64,6 +64,9 @@ struct unit_kill_record {
  * @sd_bytes: that unit's anon + swap, read when the victim was chosen
  * @sd_victim_bytes: the victim's RssAnon + VmSwap then: what its kill takes from the unit (0
  *            when unread: the unit must then regrow past its first reading to die whole)
+ * @dir_ino:  @dir's inode when the unit was found: a group removed and made again under the same
+ *            path since (a service restarted while its victim had its SIGTERM grace) is another,
+ *            and is not killed
  */
 struct kill_unit {
 	enum kill_unit_mode mode;
@@ -72,6 +75,7 @@ struct kill_unit {
 	bool v2;
 	bool has_self;
 	uint64_t sd_ino, sd_bytes, sd_victim_bytes;
+	uint64_t dir_ino;
 };
 
 /**
@@ -114,7 +118,9 @@ void unit_note_kill(struct unit_kill_record *last, const struct kill_unit *u, ui
  * through a pidfd, after checking that it is still in the group (pid reuse), skipping oomguard,
  * init and, for UNIT_OOM_GROUP and UNIT_REGROWN, oom_score_adj -1000. @dry_run: count, signal
  * nobody.
- * Return: processes signalled (or found, dry run); -1 when cgroup.kill did it (count unknown).
+ * Nothing when @u's directory is gone or is another since unit_find() (@dir_ino).
+ * Return: processes signalled (or found, dry run); -1 when cgroup.kill did it (count unknown);
+ * -ESTALE for a group gone or made again.
  */
 long unit_kill(const struct scope *s, const struct kill_unit *u, int victim_pid, int self_pid,
 	       bool dry_run, char *scratch, size_t size);

@@ -295,6 +295,35 @@ static void test_kill(void **state)
 		fclose(f);
 		assert_string_equal(buf, "1");
 	}
+	/* The group removed and made again under its path since it was found (a service restarted
+	 * during its victim's SIGTERM grace): another group, not killed. */
+	assert_int_equal(find_as(&s, KILL_UNIT_CGROUP, 3006, 99, scratch, sizeof(scratch), &u), 0);
+	{
+		char cmd[1200];
+
+		snprintf(cmd, sizeof(cmd),
+			 "mv %s" CG "/app/other %s" CG "/app/other.old && cp -r %s" CG
+			 "/app/other.old %s" CG "/app/other && rm -rf %s" CG "/app/other.old",
+			 root, root, root, root, root);
+		assert_int_equal(system(cmd), 0);
+	}
+	put(CG "/app/other/cgroup.kill", "");
+	nr_signalled = 0;
+	sys = &fake;
+	n = unit_kill(&s, &u, 3006, 99, false, scratch, sizeof(scratch));
+	sys = &sys_ops_real;
+	assert_int_equal(n, -ESTALE);
+	assert_int_equal(nr_signalled, 0);
+	{
+		char buf[8] = "", path[512];
+		FILE *f;
+
+		snprintf(path, sizeof(path), "%s" CG "/app/other/cgroup.kill", root);
+		f = fopen(path, "r");
+		assert_non_null(f);
+		assert_null(fgets(buf, sizeof(buf), f)); /* not written */
+		fclose(f);
+	}
 	scope_close(&s);
 }
 
