@@ -131,6 +131,8 @@ struct scope_counters {
  * @parked:        v1 under_oom
  * @oom_kill_disable:  v1 memory.oom_control
  * @kernel_oom_kills:  oom_kill counter (vmstat, v1 oom_control, v2 events)
+ * @counts_reclaim: @reclaimed is counted: the machine's, a v2 group's with pgsteal in its
+ *                 memory.stat (4.13 on); a v1 group's is not read
  */
 struct scope_snapshot {
 	uint64_t time_usec;
@@ -139,7 +141,7 @@ struct scope_snapshot {
 	struct zone_snapshot zones[MAX_NR_ZONES];
 	size_t nr_zones;
 	uint64_t limit_bytes, usage_bytes, file_bytes, anon_bytes, swap_bytes, dirty_bytes;
-	bool parked, oom_kill_disable, swap_free;
+	bool parked, oom_kill_disable, swap_free, counts_reclaim;
 	uint64_t kernel_oom_kills;
 };
 

@@ -110,6 +110,7 @@ static int acquire_machine(struct scope *s, char *scratch, struct scope_snapshot
 		return r;
 	snap->stall_events = vm.allocstall;
 	snap->reclaimed = vm.pgsteal;
+	snap->counts_reclaim = true;
 	snap->refaulted = vm.workingset_refault_file + vm.workingset_refault_anon;
 	snap->refaulted_anon = vm.workingset_refault_anon;
 	snap->read_pages = kib_to_pages(vm.pgpgin_kib, s->page_shift);
@@ -253,6 +254,7 @@ static int acquire_v2(struct scope *s, char *scratch, struct scope_snapshot *sna
 	snap->stall_events = ev.max + ev.high; /* failed charges and throttled ones */
 	snap->kernel_oom_kills = ev.oom_kill;
 	snap->reclaimed = st.pgsteal;
+	snap->counts_reclaim = st.has_pgsteal;
 	snap->refaulted = st.workingset_refault_file + st.workingset_refault_anon;
 	snap->refaulted_anon = st.workingset_refault_anon;
 	r = read_pages(s, V2_READS, scratch, snap);

@@ -333,7 +333,7 @@ void scope_decide(struct scope *s, const struct config *c)
 	smp->stall_usec = delta(s->cur.stall_usec, old->stall_usec);
 	smp->has_stall_usec = s->kind != SCOPE_CGROUP_V1;
 	smp->reclaimed_pages = delta(s->cur.reclaimed, old->reclaimed);
-	smp->has_reclaimed = s->kind != SCOPE_CGROUP_V1;
+	smp->has_reclaimed = s->cur.counts_reclaim;
 	smp->refaulted_pages = delta(s->cur.refaulted, old->refaulted);
 	smp->has_window_io = io_between(old, hist_back(s, 0), &smp->window_io_stall_usec);
 	span_sample(s, smp);

@@ -273,21 +273,28 @@ static const struct kv_field v2_stat_fields[] = {
     {"workingset_refault", V2(workingset_refault_file), 0},
     {"workingset_refault_anon", V2(workingset_refault_anon), 0},
 };
-#undef V2
+#define V2_PGSTEAL V2(pgsteal)
 
 int parse_memcg_v2_stat_buf(const char *buf, struct memcg_v2_stat *ret_stat)
 {
+	const size_t nr = sizeof(v2_stat_fields) / sizeof(v2_stat_fields[0]);
 	struct memcg_v2_stat s;
-	int n = parse_kv_buf(buf, v2_stat_fields,
-			     sizeof(v2_stat_fields) / sizeof(v2_stat_fields[0]), &s);
+	uint64_t seen = 0;
+	int n = parse_kv_buf_mask(buf, v2_stat_fields, nr, &s, &seen);
 
 	if (n < 0)
 		return n;
 	if (n < 4)
 		return -ENODATA;
+	s.has_pgsteal = false;
+	for (size_t i = 0; i < nr; i++)
+		if (v2_stat_fields[i].offset == V2_PGSTEAL && (seen & (1ull << i)))
+			s.has_pgsteal = true;
 	*ret_stat = s;
 	return 0;
 }
+#undef V2_PGSTEAL
+#undef V2
 
 /* Each key once (a repeat is rejected); event counters: a wrapped one is -ERANGE. */
 #define EV(f) offsetof(struct memcg_v2_events, f)

@@ -39,6 +39,7 @@ struct memcg_v2_stat {
 	uint64_t file_dirty_bytes, file_writeback_bytes;
 	uint64_t pgscan, pgsteal, pgmajfault;
 	uint64_t workingset_refault_file, workingset_refault_anon;
+	bool has_pgsteal; /* reclaim counted (4.13 on): without it pgsteal reads 0, not "none" */
 };
 
 /* v2 memory.events (hierarchical). */

@@ -132,6 +132,7 @@ static void test_kernel_kill_is_progress(void **state)
 	/* The machine's counter (vmstat) counts every cgroup's kernel kills: no progress of its. */
 	v1_scope(&s, &c, 0, 1600);
 	s.kind = SCOPE_MACHINE;
+	s.cur.counts_reclaim = true;
 	assert_int_equal(rounds_to_oom(&s, &c, THRASH_FAILCNT, THRASH, false, 10), 0);
 	s.prev = s.cur;
 	s.cur.kernel_oom_kills++;
@@ -151,6 +152,7 @@ static void two_zone_machine(struct scope *s, struct config *c, uint64_t normal_
 
 	v1_scope(s, c, normal_free, 1600);
 	s->kind = SCOPE_MACHINE;
+	s->cur.counts_reclaim = true; /* the machine's vmstat counts reclaim */
 	normal->watermark[WMARK_HIGH] = 20000;
 	*dma32 = *normal;
 	dma32->idx = ZONE_DMA32;

@@ -300,6 +300,39 @@ static void test_optional_missing(void **state)
 }
 
 /*
+ * A v2 group of 4.5-4.12 has no reclaim counters in its memory.stat: its reclaim is not read as
+ * 0 pages a round (every stalled round would be "no progress"), it is not counted, as a v1
+ * group's is not; with them, it is.
+ */
+static void test_v2_without_reclaim_counters(void **state)
+{
+	char root[] = "/tmp/oomguard-test-v2old-XXXXXX", root2[] = "/tmp/oomguard-test-v2new-XXXXXX";
+	struct config c;
+	struct scope s;
+
+	(void)state;
+	config_defaults(&c);
+	v2_copy_acquired(root, "sed -i '/^pg\\(scan\\|steal\\)/d' %s/sys/fs/cgroup/app/memory.stat",
+			 &s);
+	for (int i = 2; i <= 3; i++)
+		assert_int_equal(scope_acquire(&s, scratch, 1000 * (uint64_t)i), 0);
+	scope_decide(&s, &c);
+	assert_false(s.cur.counts_reclaim);
+	assert_false(s.sample.has_reclaimed);
+	scope_close(&s);
+	fixture_remove(root);
+
+	v2_copy_acquired(root2, "true", &s);
+	for (int i = 2; i <= 3; i++)
+		assert_int_equal(scope_acquire(&s, scratch, 1000 * (uint64_t)i), 0);
+	scope_decide(&s, &c);
+	assert_true(s.cur.counts_reclaim);
+	assert_true(s.sample.has_reclaimed);
+	scope_close(&s);
+	fixture_remove(root2);
+}
+
+/*
  * What a writer's churn is told from a flood by (progress.h rule 4): the scope's anon + swap in
  * use, kept per round in the history. The machine's swap is SwapTotal - SwapFree; a v2 group's
  * is memory.swap.current, and a group without it counts none.
@@ -537,6 +570,7 @@ int main(void)
 	    cmocka_unit_test(test_v1_group_many_tasks),
 	    cmocka_unit_test(test_mountinfo_large_host),
 	    cmocka_unit_test(test_demand),
+	    cmocka_unit_test(test_v2_without_reclaim_counters),
 	    cmocka_unit_test(test_optional_missing),
 	    cmocka_unit_test(test_machine_large_hosts),
 	    cmocka_unit_test(test_container_memtotal_zero),

@@ -245,7 +245,15 @@ static void test_cgroup_files(void **state)
 						 &s2),
 			 0);
 	assert_int_equal(s2.pgsteal, 90);
+	assert_true(s2.has_pgsteal);
 	assert_int_equal(s2.workingset_refault_file, 7);
+	/* 4.5-4.12: no reclaim counters in a v2 group's memory.stat; pgsteal is unknown, not 0 */
+	assert_int_equal(parse_memcg_v2_stat_buf("anon 10\nfile 20\ninactive_file 5\n"
+						 "active_file 15\nworkingset_refault 3\n",
+						 &s2),
+			 0);
+	assert_false(s2.has_pgsteal);
+	assert_int_equal(s2.pgsteal, 0);
 	assert_int_equal(parse_memcg_v2_events_buf("low 0\nhigh 0\nmax 12\noom 3\noom_kill 2\n"
 						   "oom_group_kill 0\n",
 						   &ev),
