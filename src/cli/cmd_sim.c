@@ -90,6 +90,13 @@ static const char *opt_value(int argc, char **argv, int *i, const char *name)
 	return NULL;
 }
 
+/* An empty value, said. Return: -EINVAL. */
+static int empty_value(const char *name, const char *what)
+{
+	fprintf(stderr, "oomguard sim: %s needs a %s, not an empty value\n", name, what);
+	return -EINVAL;
+}
+
 static bool opt_is(const char *arg, const char *name)
 {
 	size_t n = strlen(name);
@@ -155,12 +162,16 @@ static int parse_opts(int argc, char **argv, struct sim_opts *o)
 			o->mem_mib = (unsigned int)n;
 		} else if (opt_is(a, "--csv")) {
 			o->csv_dir = opt_value(argc, argv, &i, "--csv");
-			if (!o->csv_dir || !*o->csv_dir)
+			if (!o->csv_dir)
 				return -EINVAL;
+			if (!*o->csv_dir)
+				return empty_value("--csv", "directory");
 		} else if (opt_is(a, "--plot")) {
 			o->plot_file = opt_value(argc, argv, &i, "--plot");
-			if (!o->plot_file || !*o->plot_file)
+			if (!o->plot_file)
 				return -EINVAL;
+			if (!*o->plot_file)
+				return empty_value("--plot", "file name");
 		} else if (a[0] == '-') {
 			fprintf(stderr,
 				"oomguard sim: unknown option '%s' (valid: --policy, --compare, "

@@ -28,6 +28,9 @@ check "--mem-mib: '16' must be a multiple of 4 in 32..65536" flood --mem-mib 16
 check "--mem-mib: '12x' is not a number" flood --mem-mib 12x
 check "unknown option '--bogus'" flood --bogus
 check "--policy needs a value" flood --policy
+check "--csv needs a directory, not an empty value" flood --csv=
+check "--plot needs a file name, not an empty value" flood --plot ""
+check "--plot needs a value" flood --plot
 check "no scenario given (valid: flood," --compare
 check "one scenario only, got 'fit' after 'flood'" flood fit
 "$bin" sim --list >/dev/null || { echo "FAIL: --list exits $?"; rc=1; }
