@@ -167,6 +167,15 @@ static void log_sections(const struct daemon *d)
 	}
 }
 
+/* Whether a scope holds a SIGTERMed victim whose SIGKILL is still due (term_pending()). */
+static bool term_in_grace(const struct daemon *d)
+{
+	for (size_t i = 0; i < d->nr_scopes; i++)
+		if (d->scopes[i].term.pidfd >= 0)
+			return true;
+	return false;
+}
+
 /* SIGHUP: a bad config keeps the old one; a new scope list is set up afresh. */
 static void reload_config(struct daemon *d)
 {
@@ -187,11 +196,11 @@ static void reload_config(struct daemon *d)
 		return;
 	}
 	if (!same_scopes(&d->cfg, &next)) {
-		if (reaper_busy(&d->reaper)) {
-			log_msg(
-			    LOG_PRIO_WARNING,
-			    "reload: scopes changed while a victim is being reaped; keeping the "
-			    "old config, send SIGHUP again");
+		if (reaper_busy(&d->reaper) || term_in_grace(d)) {
+			log_msg(LOG_PRIO_WARNING,
+				"reload: scopes changed while a victim is being %s; keeping the "
+				"old config, send SIGHUP again",
+				term_in_grace(d) ? "given its SIGTERM grace" : "reaped");
 			config_release(&next);
 			return;
 		}

@@ -5,7 +5,8 @@
 # section "graceful" gives its group a SIGTERM grace (4 s, 5 s after a reload) and kill_unit = process, section
 # "sudden" only names its group. The eaters (tail /dev/zero) handle no signal: the graceful one
 # dies of the SIGTERM (parked under_oom, a handler could not run: only a fatal signal wakes it),
-# its sleeper lives; the sudden one dies of SIGKILL at once, and its sleeper with it.
+# its sleeper lives; the sudden one dies of SIGKILL at once, and its sleeper with it. Then a
+# reload during a grace (an eater that ignores SIGTERM) waits for its SIGKILL.
 set -u
 cd "$(dirname "$0")/../.."
 CG_TAG=sections . tests/lib/cgroup.sh
@@ -92,5 +93,24 @@ wait "$sleeper_b"
 rc=$?
 [ "$rc" = $((128 + 9)) ] || fail "the sudden group's sleeper exited $rc, want 137 (SIGKILL)"
 dead "$sleeper_a" && fail "the graceful group's sleeper was killed"
+
+# A reload that changes the scopes while a victim has its grace is refused (it would close the
+# pidfd its SIGKILL goes through): an eater that ignores SIGTERM gets its SIGKILL when the grace
+# ends, and the reload takes after that.
+cg_spawn "$A" eater_c bash -c 'trap "" TERM; exec tail /dev/zero'
+wait_grep 20 "term scope=$a pid=$eater_c " "$tmp/log" "$OG_PID" ||
+	fail "no SIGTERM for the eater that ignores it"
+sed -i '/^\[scope sudden\]$/,$d' "$tmp/conf"
+kill -HUP "$OG_PID"
+wait_grep 5 "scopes changed while a victim is being given its SIGTERM grace; keeping the old" \
+	"$tmp/log" "$OG_PID" || fail "a reload during the grace was not refused"
+wait_grep 10 " kill scope=$a pid=$eater_c " "$tmp/log" "$OG_PID" ||
+	fail "no SIGKILL after the grace of the eater that ignores SIGTERM"
+wait "$eater_c"
+rc=$?
+[ "$rc" = $((128 + 9)) ] || fail "the eater that ignores SIGTERM exited $rc, want 137 (SIGKILL)"
+kill -HUP "$OG_PID"
+wait_grep 5 "config reloaded: 1 scopes" "$tmp/log" "$OG_PID" ||
+	fail "the reload after the grace did not take"
 og_stop || exit 1
 exit 0
