@@ -319,7 +319,12 @@ if ! echo $$ >"$cpu_dir/cgroup.procs"; then
 fi
 cpu_group_leave() {
 	echo $$ >"$CG_ROOT/cpuacct/cgroup.procs" 2>/dev/null
-	rmdir "$cpu_dir" 2>/dev/null || echo "run.sh: could not remove $cpu_dir" >&2
+	# on a signal, the bench's children may still be exiting in it: a few tries
+	for _ in $(seq 50); do
+		rmdir "$cpu_dir" 2>/dev/null && return 0
+		sleep 0.1
+	done
+	echo "run.sh: could not remove $cpu_dir" >&2
 }
 trap 'cg_cleanup_all; stop_lxcfs; cpu_group_leave' EXIT
 IFS=, read -r -a scen_list <<<"$scenarios"
