@@ -4,12 +4,15 @@
 
 #include <string.h>
 
-/* A room of few read-ahead windows whose long share stays under the bound (progress.h). */
-static bool readahead_over_room(const struct round_sample *s, const struct progress_params *p)
+/* A room of few read-ahead windows whose long share stays under its bound, or whose span
+ * (@read pages) still has fresh pages among its reads (progress.h). */
+static bool readahead_over_room(const struct round_sample *s, const struct progress_params *p,
+				uint64_t read)
 {
 	return p->readahead_pages && s->file_pages &&
 	       s->file_pages < PROGRESS_RA_ROOM_WINDOWS * p->readahead_pages &&
-	       s->long_refaulted_pages * 1000 < s->long_read_pages * PROGRESS_RA_SHARE_PERMILLE;
+	       (s->long_refaulted_pages * 1000 < s->long_read_pages * PROGRESS_RA_SHARE_PERMILLE ||
+		s->span_refaulted_pages * 1000 < read * PROGRESS_RA_SPAN_PERMILLE);
 }
 
 /* Nothing read or refaulted for a while, and no task waiting for a read meanwhile (progress.h,
@@ -63,7 +66,7 @@ enum thrash_state progress_thrash(const struct round_sample *s, const struct pro
 			return THRASH_STALE;
 		if (swapins_cheap(s))
 			return THRASH_CHEAP;
-		return readahead_over_room(s, p) ? THRASH_READAHEAD : THRASH_YES;
+		return readahead_over_room(s, p, read) ? THRASH_READAHEAD : THRASH_YES;
 	}
 	return THRASH_MIXED;
 }

@@ -74,8 +74,13 @@
  * window), and a span of one window cannot tell it from a loop. There a span that says
  * thrashing holds the count instead, unless the long share (refaults among the reads, in sums
  * that forget at the pace of PROGRESS_RA_MEMORY_WINDOWS windows read) is at least
- * PROGRESS_RA_SHARE_PERMILLE: a loop reaches it about two windows into its rereads, a stream
- * never (measured: docs/daemon-design.md "Read-ahead larger than the room").
+ * PROGRESS_RA_SHARE_PERMILLE and the span's own share at least PROGRESS_RA_SPAN_PERMILLE: a
+ * loop rereads nothing but refaults once its first pass is over (its spans read 99-100 %
+ * refaults at 4 MiB/s and unthrottled), and its long share reaches 3/4 two windows or so into
+ * its rereads; a stream at 4 MiB/s alternates a refaulted window and a fresh one (long share
+ * about one half); a stream on a fast disk has read-ahead evicted before use all the time, a
+ * long share of 67-90 %, but fresh pages in every span (spans of 67-88 % refaults, measured by
+ * read() and mmap unthrottled: docs/daemon-design.md "Read-ahead larger than the room").
  *
  * Refaults long past: the span reaches back up to PROGRESS_SPAN_MAX_USEC so that a slow disk's
  * batches, seconds apart, are judged together; it also carries a burst of refaults over the
@@ -112,6 +117,7 @@
 #define PROGRESS_RA_ROOM_WINDOWS   3
 #define PROGRESS_RA_MEMORY_WINDOWS 2
 #define PROGRESS_RA_SHARE_PERMILLE 750
+#define PROGRESS_RA_SPAN_PERMILLE  938
 #define PROGRESS_FREE_HIGH_MULT    2
 #define PROGRESS_SILENCE_MIN_USEC  200000ull
 #define PROGRESS_IO_SHARE_DIV      2 /* I/O stall under 1/this of a time: nobody waited for reads */
