@@ -355,6 +355,14 @@ int config_set_named(struct config *c, const char *key, const char *name, const 
 				 CONFIG_MAX_CGROUPS);
 			return -EINVAL;
 		}
+		for (size_t i = 0; i < c->nr_cgroups; i++) {
+			if (!config_same_path(c->cgroups[i], value))
+				continue;
+			/* watched twice, a verdict of the one cgroup would kill twice */
+			snprintf(err, errsize, "%s: %s is listed already (as %s)", name, value,
+				 c->cgroups[i]);
+			return -EINVAL;
+		}
 		r = value[0] == '/' ? copy_str(c->cgroups[c->nr_cgroups], CONFIG_PATH_MAX, value)
 				    : -EINVAL;
 		if (!r)

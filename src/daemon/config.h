@@ -196,6 +196,9 @@ int config_set_named(struct config *c, const char *key, const char *name, const 
 /* config_valid() - what @key accepts, in words ("a number in 10..10000"), into @buf. */
 void config_valid(const char *key, char *buf, size_t size);
 
+/* config_same_path() - whether @a and @b name the same cgroup: equal but for trailing slashes. */
+bool config_same_path(const char *a, const char *b);
+
 /*
  * config_load_file() - read the INI file @path into @c (section [oomguard] or none).
  * Return: 0, -ENOENT when the file is missing, -EINVAL with "file:line: reason" in @err.

@@ -37,8 +37,7 @@ static bool valid_name(const char *name)
 	return true;
 }
 
-/* @a and @b name the same cgroup: equal but for trailing slashes. */
-static bool same_path(const char *a, const char *b)
+bool config_same_path(const char *a, const char *b)
 {
 	size_t la = strlen(a), lb = strlen(b);
 
@@ -54,7 +53,7 @@ static const struct scope_section *find_scope(const struct config *c, const char
 	for (size_t i = 0; i < c->nr_sections; i++) {
 		const struct scope_section *sec = &c->sections[i];
 
-		if (path ? !sec->machine && same_path(sec->path, path) : sec->machine)
+		if (path ? !sec->machine && config_same_path(sec->path, path) : sec->machine)
 			return sec;
 	}
 	return NULL;
@@ -88,8 +87,9 @@ static int name_scope(struct config *c, struct scope_section *sec, const char *k
 		return -EINVAL;
 	}
 	sec->machine = machine;
+	/* a cgroup line at the top */
 	for (size_t i = 0; !machine && i < c->nr_cgroups; i++)
-		listed = listed || same_path(c->cgroups[i], value); /* a cgroup line at the top */
+		listed = listed || config_same_path(c->cgroups[i], value);
 	/* The path checked and the scope watched, as the same key at the top does. */
 	r = listed ? 0 : config_set(c, key, value, err, errsize);
 	if (r < 0)

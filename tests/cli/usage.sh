@@ -43,6 +43,7 @@ usage_error "--json is an option of 'oomguard status' only" run --json
 usage_error "--dry-run is an option of 'oomguard run' only" status --dry-run
 usage_error "--no-reap is an option of 'oomguard run' only" status --no-reap
 usage_error "--machine takes no value" run --machine=yes
+usage_error "--cgroup: /x/ is listed already (as /x)" status --cgroup /x --cgroup /x/
 usage_error "unexpected argument 'now'" run now
 usage_error "--seed: 'x' is not a number in 0..4294967295" sim flood --seed x
 usage_error "unknown option '--json-please'" sim flood --json-please

@@ -214,6 +214,10 @@ static const struct bad_conf bad_confs[] = {
     {"[oomguard\n", ":1: syntax error: '[' without ']'"},
     {"[oomguard] x\n", ":1: syntax error: text after ']'"},
     {"= 5\n", ":1: syntax error: no key before '='"},
+    /* one cgroup watched twice would be two verdicts, two kills, for one shortage */
+    {"cgroup = /a\ncgroup = /a/\n", ":2: cgroup: /a/ is listed already (as /a)"},
+    {"cgroup = /a\n[scope x]\ncgroup = /b\n[oomguard]\ncgroup = /b//\n",
+     ":5: cgroup: /b// is listed already (as /b)"},
 };
 
 static void test_bad_files(void **state)
