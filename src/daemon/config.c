@@ -358,6 +358,8 @@ int config_set_named(struct config *c, const char *key, const char *name, const 
 		for (size_t i = 0; i < c->nr_cgroups; i++) {
 			if (!config_same_path(c->cgroups[i], value))
 				continue;
+			if (config_section_path(c, value))
+				return 0; /* a section's scope, listed with it: one scope */
 			/* watched twice, a verdict of the one cgroup would kill twice */
 			snprintf(err, errsize, "%s: %s is listed already (as %s)", name, value,
 				 c->cgroups[i]);
@@ -365,8 +367,15 @@ int config_set_named(struct config *c, const char *key, const char *name, const 
 		}
 		r = value[0] == '/' ? copy_str(c->cgroups[c->nr_cgroups], CONFIG_PATH_MAX, value)
 				    : -EINVAL;
-		if (!r)
+		if (!r) {
+			/* without trailing slashes: the scope's directory is compared by prefix */
+			char *p = c->cgroups[c->nr_cgroups];
+			size_t len = strlen(p);
+
+			while (len > 1 && p[len - 1] == '/')
+				p[--len] = '\0';
 			c->nr_cgroups++;
+		}
 	} else if (!strcmp(key, "machine")) {
 		r = parse_bool(value, &b);
 		if (!r)
@@ -428,7 +437,8 @@ struct seen_key {
 	int line;
 };
 
-#define SEEN_KEYS_MAX 128 /* more than the keys and sections a file can give */
+/* the global keys (about 25) and the per-scope ones of every section: room for all */
+#define SEEN_KEYS_MAX (32 + CONFIG_MAX_SECTIONS * 5)
 
 struct file_ctx {
 	struct config *c;

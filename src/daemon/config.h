@@ -198,6 +198,8 @@ void config_valid(const char *key, char *buf, size_t size);
 
 /* config_same_path() - whether @a and @b name the same cgroup: equal but for trailing slashes. */
 bool config_same_path(const char *a, const char *b);
+/* config_section_path() - whether a [scope] section names cgroup @path. */
+bool config_section_path(const struct config *c, const char *path);
 
 /*
  * config_load_file() - read the INI file @path into @c (section [oomguard] or none).

@@ -81,6 +81,12 @@ static int parse_line(char *line, size_t n, int nr, const char **section, config
 		snprintf(err, errsize, "syntax error: no key before '='");
 		return -EINVAL;
 	}
+	if (strstr(value, " #") || strstr(value, " ;") || strstr(value, "\t#") ||
+	    strstr(value, "\t;")) {
+		snprintf(err, errsize,
+			 "a comment after the value of %s: put it on a line of its own", key);
+		return -EINVAL;
+	}
 	if (quoted(value)) {
 		snprintf(err, errsize, "value %.60s for %s in quotes: give it without them", value,
 			 key);
@@ -126,14 +132,12 @@ int config_read_text(const char *path, char **ret_text, size_t *ret_len, char *e
 		return r;
 	}
 	for (;;) {
-		char *grown = size > CONFIG_FILE_MAX + 1 ? NULL : realloc(text, size);
+		char *grown = realloc(text, size);
 		size_t n;
 
 		if (!grown) {
-			r = size > CONFIG_FILE_MAX + 1 ? -EFBIG : -ENOMEM;
-			snprintf(err, errsize, "%s: %s", path,
-				 r == -EFBIG ? "over 1 MiB: not a configuration file"
-					     : strerror(ENOMEM));
+			r = -ENOMEM;
+			snprintf(err, errsize, "%s: %s", path, strerror(ENOMEM));
 			break;
 		}
 		text = grown;
@@ -144,9 +148,15 @@ int config_read_text(const char *path, char **ret_text, size_t *ret_len, char *e
 			snprintf(err, errsize, "%s: %s", path, strerror(-r));
 			break;
 		}
+		if (len > CONFIG_FILE_MAX) {
+			r = -EFBIG;
+			snprintf(err, errsize, "%s: over 1 MiB: not a configuration file", path);
+			break;
+		}
 		if (feof(f))
 			break;
-		size *= 2;
+		/* one byte past the cap, to tell a file of CONFIG_FILE_MAX from a larger one */
+		size = size * 2 < CONFIG_FILE_MAX + 2 ? size * 2 : CONFIG_FILE_MAX + 2;
 	}
 	fclose(f);
 	if (r < 0) {

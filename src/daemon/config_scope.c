@@ -48,6 +48,14 @@ bool config_same_path(const char *a, const char *b)
 	return la == lb && !strncmp(a, b, la);
 }
 
+bool config_section_path(const struct config *c, const char *path)
+{
+	for (size_t i = 0; i < c->nr_sections; i++)
+		if (!c->sections[i].machine && config_same_path(c->sections[i].path, path))
+			return true;
+	return false;
+}
+
 static const struct scope_section *find_scope(const struct config *c, const char *path)
 {
 	for (size_t i = 0; i < c->nr_sections; i++) {

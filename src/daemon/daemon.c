@@ -166,7 +166,8 @@ static void retry_absent(struct daemon *d, struct scope *s, size_t i)
 	char name[CONFIG_PATH_MAX], err[CONFIG_PATH_MAX + 64];
 
 	/* Not while the reaper may read the scope's kind and directory (its victim's report). */
-	if (d->rounds % SCOPE_FULL_READ_ROUNDS || s->kill_pending)
+	if (d->rounds % SCOPE_FULL_READ_ROUNDS || s->kill_pending ||
+	    (d->reaper.started && reaper_busy(&d->reaper)))
 		return;
 	snprintf(name, sizeof(name), "%s", s->name);
 	if (scope_init_cgroup(s, root, name, &d->mounts, d->page_shift, d->scratch, err,

@@ -210,14 +210,15 @@ static const struct bad_conf bad_confs[] = {
     {"protect = \"sshd\"\n", ":1: value \"sshd\" for protect in quotes: give it without them"},
     {"avoid_regex = 'x'\n", ":1: value 'x' for avoid_regex in quotes"},
     {"protect =\n", ":1: bad value '' for protect"},
-    {"log_level = info # the default\n", ":1: bad value 'info # the default' for log_level"},
+    {"log_level = info # the default\n",
+     ":1: a comment after the value of log_level: put it on a line of its own"},
     {"[oomguard\n", ":1: syntax error: '[' without ']'"},
     {"[oomguard] x\n", ":1: syntax error: text after ']'"},
     {"= 5\n", ":1: syntax error: no key before '='"},
     /* one cgroup watched twice would be two verdicts, two kills, for one shortage */
     {"cgroup = /a\ncgroup = /a/\n", ":2: cgroup: /a/ is listed already (as /a)"},
-    {"cgroup = /a\n[scope x]\ncgroup = /b\n[oomguard]\ncgroup = /b//\n",
-     ":5: cgroup: /b// is listed already (as /b)"},
+    {"protect = sshd ; the login daemon\n",
+     ":1: a comment after the value of protect: put it on a line of its own"},
 };
 
 static void test_bad_files(void **state)
@@ -261,6 +262,12 @@ static void test_file_lines(void **state)
 	assert_string_equal(c.protect[1], "cron");
 	assert_int_equal(c.interval_msec, 300);
 	want_scope(&c, "/w", "web", CONFIG_DEFAULT_RESERVE_PERMILLE, 50, KILL_UNIT_AUTO);
+	config_release(&c);
+	/* a section's cgroup listed at the top too, after it, with a slash: one scope */
+	write_conf("[scope x]\ncgroup = /b\n[oomguard]\ncgroup = /b/\ncgroup = /c//\n");
+	assert_int_equal(build(&c, err, sizeof(err), 3, argv), 0);
+	assert_int_equal(c.nr_cgroups, 2);
+	assert_string_equal(c.cgroups[1], "/c"); /* kept without its trailing slashes */
 	config_release(&c);
 
 	memset(long_line, 'a', sizeof(long_line) - 1);

@@ -503,6 +503,7 @@ static void test_writer_dirtied(void **state)
 		v1_scope(&s, &c, 0, 8000);
 		s.kind = kind ? SCOPE_MACHINE : SCOPE_CGROUP_V2;
 		s.reads = kind ? READS_MACHINE : READS_V2_IO_STAT;
+		s.cur.counts_reclaim = true; /* vmstat's and a v2 memory.stat's pgsteal */
 		for (int i = 0; i < 10; i++) {
 			s.cur.zones[0].write_pending += 700; /* dirty + writeback: 7,000 in 1 s */
 			s.cur.dirty_bytes += 500ull << 12;   /* of which dirty: 5,000 */
