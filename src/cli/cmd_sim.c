@@ -90,11 +90,19 @@ static const char *opt_value(int argc, char **argv, int *i, const char *name)
 	return NULL;
 }
 
-/* An empty value, said. Return: -EINVAL. */
-static int empty_value(const char *name, const char *what)
+/* The value of option @name, a @what that may not be empty, into *@ret. Return: 0, -EINVAL
+ * (said). */
+static int path_value(int argc, char **argv, int *i, const char *name, const char *what,
+		      const char **ret)
 {
-	fprintf(stderr, "oomguard sim: %s needs a %s, not an empty value\n", name, what);
-	return -EINVAL;
+	*ret = opt_value(argc, argv, i, name);
+	if (!*ret)
+		return -EINVAL;
+	if (!**ret) {
+		fprintf(stderr, "oomguard sim: %s needs a %s, not an empty value\n", name, what);
+		return -EINVAL;
+	}
+	return 0;
 }
 
 static bool opt_is(const char *arg, const char *name)
@@ -161,17 +169,11 @@ static int parse_opts(int argc, char **argv, struct sim_opts *o)
 			}
 			o->mem_mib = (unsigned int)n;
 		} else if (opt_is(a, "--csv")) {
-			o->csv_dir = opt_value(argc, argv, &i, "--csv");
-			if (!o->csv_dir)
+			if (path_value(argc, argv, &i, "--csv", "directory", &o->csv_dir) < 0)
 				return -EINVAL;
-			if (!*o->csv_dir)
-				return empty_value("--csv", "directory");
 		} else if (opt_is(a, "--plot")) {
-			o->plot_file = opt_value(argc, argv, &i, "--plot");
-			if (!o->plot_file)
+			if (path_value(argc, argv, &i, "--plot", "file name", &o->plot_file) < 0)
 				return -EINVAL;
-			if (!*o->plot_file)
-				return empty_value("--plot", "file name");
 		} else if (a[0] == '-') {
 			fprintf(stderr,
 				"oomguard sim: unknown option '%s' (valid: --policy, --compare, "

@@ -333,6 +333,43 @@ static int set_kill_key(struct config *c, const char *key, const char *value)
 	return 1;
 }
 
+/* One more watched cgroup, kept without trailing slashes; one listed already (but as a
+ * section's scope) is refused. Return: 0, -EINVAL with the reason in @err. */
+static int add_cgroup(struct config *c, const char *name, const char *value, char *err,
+		      size_t errsize)
+{
+	char valid[96];
+	char *p;
+	size_t len;
+
+	if (c->nr_cgroups >= CONFIG_MAX_CGROUPS) {
+		snprintf(err, errsize, "%s: more than %d cgroups", name, CONFIG_MAX_CGROUPS);
+		return -EINVAL;
+	}
+	for (size_t i = 0; i < c->nr_cgroups; i++) {
+		if (!config_same_path(c->cgroups[i], value))
+			continue;
+		if (config_section_path(c, value))
+			return 0; /* a section's scope, listed with it: one scope */
+		/* watched twice, a verdict of the one cgroup would kill twice */
+		snprintf(err, errsize, "%s: %s is listed already (as %s)", name, value,
+			 c->cgroups[i]);
+		return -EINVAL;
+	}
+	p = c->cgroups[c->nr_cgroups];
+	if (value[0] != '/' || copy_str(p, CONFIG_PATH_MAX, value)) {
+		config_valid("cgroup", valid, sizeof(valid));
+		snprintf(err, errsize, "bad value '%s' for %s (valid: %s)", value, name, valid);
+		return -EINVAL;
+	}
+	/* without trailing slashes: the scope's directory is compared by prefix */
+	len = strlen(p);
+	while (len > 1 && p[len - 1] == '/')
+		p[--len] = '\0';
+	c->nr_cgroups++;
+	return 0;
+}
+
 int config_set(struct config *c, const char *key, const char *value, char *err, size_t errsize)
 {
 	return config_set_named(c, key, key, value, err, errsize);
@@ -350,32 +387,7 @@ int config_set_named(struct config *c, const char *key, const char *name, const 
 		if (!r)
 			c->interval_msec = (unsigned int)u;
 	} else if (!strcmp(key, "cgroup")) {
-		if (c->nr_cgroups >= CONFIG_MAX_CGROUPS) {
-			snprintf(err, errsize, "%s: more than %d cgroups", name,
-				 CONFIG_MAX_CGROUPS);
-			return -EINVAL;
-		}
-		for (size_t i = 0; i < c->nr_cgroups; i++) {
-			if (!config_same_path(c->cgroups[i], value))
-				continue;
-			if (config_section_path(c, value))
-				return 0; /* a section's scope, listed with it: one scope */
-			/* watched twice, a verdict of the one cgroup would kill twice */
-			snprintf(err, errsize, "%s: %s is listed already (as %s)", name, value,
-				 c->cgroups[i]);
-			return -EINVAL;
-		}
-		r = value[0] == '/' ? copy_str(c->cgroups[c->nr_cgroups], CONFIG_PATH_MAX, value)
-				    : -EINVAL;
-		if (!r) {
-			/* without trailing slashes: the scope's directory is compared by prefix */
-			char *p = c->cgroups[c->nr_cgroups];
-			size_t len = strlen(p);
-
-			while (len > 1 && p[len - 1] == '/')
-				p[--len] = '\0';
-			c->nr_cgroups++;
-		}
+		return add_cgroup(c, name, value, err, errsize);
 	} else if (!strcmp(key, "machine")) {
 		r = parse_bool(value, &b);
 		if (!r)
