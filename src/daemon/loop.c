@@ -196,11 +196,13 @@ static void reload_config(struct daemon *d)
 		return;
 	}
 	if (!same_scopes(&d->cfg, &next)) {
-		if (reaper_busy(&d->reaper) || term_in_grace(d)) {
+		bool grace = term_in_grace(d);
+
+		if (grace || reaper_busy(&d->reaper)) {
 			log_msg(LOG_PRIO_WARNING,
 				"reload: scopes changed while a victim is being %s; keeping the "
 				"old config, send SIGHUP again",
-				term_in_grace(d) ? "given its SIGTERM grace" : "reaped");
+				grace ? "given its SIGTERM grace" : "reaped");
 			config_release(&next);
 			return;
 		}

@@ -46,11 +46,36 @@ static int victim_cgroup(const struct scope *s, const struct cgroup_mounts *m, i
 			       CONFIG_PATH_MAX);
 }
 
+/* The directory of @pid's cgroup (root prefix included) into @ret_dir, the length of its
+ * hierarchy's mount point in it, whether v2. Return: 0; 1 when it is the hierarchy's root
+ * (@ret_dir is then the mount point); -errno. */
+static int cgroup_dir_of(const struct scope *s, const struct cgroup_mounts *m, int pid,
+			 char *scratch, size_t size, char ret_dir[CONFIG_PATH_MAX],
+			 size_t *ret_base_len, bool *ret_v2)
+{
+	char path[CONFIG_PATH_MAX];
+	const char *mount;
+	bool root;
+	int r;
+
+	r = victim_cgroup(s, m, pid, scratch, size, path, &mount, ret_v2);
+	if (r < 0)
+		return r;
+	root = !strcmp(path, "/");
+	if (sys_join_path(ret_dir, CONFIG_PATH_MAX, s->root, mount) < 0)
+		return -ENAMETOOLONG;
+	*ret_base_len = strlen(ret_dir);
+	if (!root && snprintf(ret_dir + *ret_base_len, CONFIG_PATH_MAX - *ret_base_len, "%s",
+			      path) >= (int)(CONFIG_PATH_MAX - *ret_base_len))
+		return -ENAMETOOLONG;
+	return root;
+}
+
 int unit_in_scope(const struct scope *s, const struct cgroup_mounts *mounts, int pid,
 		  char *scratch, size_t size)
 {
-	char path[CONFIG_PATH_MAX], base[CONFIG_PATH_MAX], dir[CONFIG_PATH_MAX];
-	const char *mount;
+	char dir[CONFIG_PATH_MAX];
+	size_t base_len;
 	bool v2;
 	int r;
 
@@ -58,14 +83,8 @@ int unit_in_scope(const struct scope *s, const struct cgroup_mounts *mounts, int
 		return 1;
 	if (!mounts)
 		return -ENOENT;
-	r = victim_cgroup(s, mounts, pid, scratch, size, path, &mount, &v2);
-	if (r < 0)
-		return r;
-	if (sys_join_path(base, sizeof(base), s->root, mount) < 0 ||
-	    snprintf(dir, sizeof(dir), "%s%s", base, strcmp(path, "/") ? path : "") >=
-		(int)sizeof(dir))
-		return -ENAMETOOLONG;
-	return under(dir, s->dir);
+	r = cgroup_dir_of(s, mounts, pid, scratch, size, dir, &base_len, &v2);
+	return r < 0 ? r : under(dir, s->dir);
 }
 
 bool unit_regrown(const struct unit_kill_record *last, const struct kill_unit *u, uint64_t now)
@@ -140,9 +159,7 @@ static void auto_unit(const struct scope *s, const char *dir, int pid, uint64_t 
 int unit_find(const struct scope *s, const struct cgroup_mounts *mounts, int pid, int self_pid,
 	      uint64_t now, char *scratch, size_t size, struct kill_unit *ret)
 {
-	char path[CONFIG_PATH_MAX], base[CONFIG_PATH_MAX], dir[CONFIG_PATH_MAX];
-	char victim_dir[CONFIG_PATH_MAX], self[CONFIG_PATH_MAX];
-	const char *mount;
+	char dir[CONFIG_PATH_MAX], victim_dir[CONFIG_PATH_MAX], self[CONFIG_PATH_MAX];
 	struct stat st;
 	size_t base_len;
 	uint64_t v;
@@ -152,15 +169,13 @@ int unit_find(const struct scope *s, const struct cgroup_mounts *mounts, int pid
 	memset(ret, 0, sizeof(*ret));
 	if (!mounts || s->set.kill_unit == KILL_UNIT_PROCESS)
 		return 0;
-	r = victim_cgroup(s, mounts, pid, scratch, size, path, &mount, &v2);
+	r = cgroup_dir_of(s, mounts, pid, scratch, size, dir, &base_len, &v2);
+	if (r == -ENAMETOOLONG || r == 1)
+		return 0; /* the hierarchy's root is no unit: it holds the whole machine */
 	if (r < 0)
 		return r;
-	if (!strcmp(path, "/") || sys_join_path(base, sizeof(base), s->root, mount) < 0 ||
-	    snprintf(dir, sizeof(dir), "%s%s", base, path) >= (int)sizeof(dir))
-		return 0; /* the hierarchy's root is no unit: it holds the whole machine */
 	if (s->kind != SCOPE_MACHINE && !under(dir, s->dir))
 		return 0; /* moved out of the scope since it was listed */
-	base_len = strlen(base);
 	memcpy(victim_dir, dir, sizeof(dir));
 	/* 1. memory.oom.group, the highest group with it set, from the victim's up to the scope's
 	 *    (for the machine, up to but not the hierarchy's root). */
