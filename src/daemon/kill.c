@@ -127,6 +127,30 @@ static bool send_term(struct scope *s, const struct kill_ctx *k, int pidfd)
 	return true;
 }
 
+/* The SIGKILL of @victim failed with @err at @now: said, and a refusal counted (passed over from
+ * VICTIM_REFUSALS_MAX on, so that a process the kernel will not let oomguard kill does not
+ * stand in the way of every verdict after). */
+static void signal_failed(struct daemon *d, struct scope *s, const struct oom_task *victim,
+			  int err, uint64_t now)
+{
+	char comm[ESCAPED_COMM_LEN];
+
+	escape_comm(victim->comm, comm, sizeof(comm));
+	if (err == -ESRCH)
+		log_msg(LOG_PRIO_NOTICE,
+			"victim exited before kill scope=%s pid=%d comm=%s: nothing killed", s->name,
+			victim->pid, comm);
+	else
+		log_errno(err, "pidfd_send_signal pid=%d", victim->pid);
+	if ((err == -EPERM || err == -EACCES) &&
+	    victim_refused(&d->victims, victim->pid, victim->start_time, now) ==
+		VICTIM_REFUSALS_MAX)
+		log_msg(LOG_PRIO_WARNING,
+			"scope=%s pid=%d comm=%s: SIGKILL refused %d times: passed over from now on",
+			s->name, victim->pid, comm, VICTIM_REFUSALS_MAX);
+	note_verdict(d, s, err == -ESRCH ? "victim exited before kill" : "kill failed", victim);
+}
+
 /* The pre-kill hook (helper.h) told of the victim; true when it vetoed the kill. */
 static bool vetoed(struct daemon *d, struct scope *s, const struct kill_ctx *k)
 {
@@ -188,13 +212,7 @@ static int signal_and_hand(struct daemon *d, struct scope *s, const struct kill_
 	r = sys->pidfd_send_signal(pidfd, SIGKILL, NULL, 0);
 	req.kill_usec = now_usec();
 	if (r < 0) {
-		if (r == -ESRCH)
-			log_msg(LOG_PRIO_NOTICE,
-				"victim exited before kill scope=%s pid=%d comm=%s: nothing killed",
-				s->name, victim->pid, comm);
-		else
-			log_errno(r, "pidfd_send_signal pid=%d", victim->pid);
-		note_verdict(d, s, r == -ESRCH ? "victim exited before kill" : "kill failed", victim);
+		signal_failed(d, s, victim, r, req.kill_usec);
 		sys->close(pidfd);
 		return r;
 	}

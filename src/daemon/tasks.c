@@ -16,16 +16,43 @@
 
 #define DT_DIR_TYPE 4
 
+/* The entry of the process, or a new one (the oldest is reused): one entry per process, so that
+ * a refused process later killed is known by its last state. */
+static struct victim *victim_slot(struct victim_table *vt, int pid, unsigned long long start_time)
+{
+	struct victim *v;
+
+	for (size_t i = 0; i < VICTIMS_MAX; i++) {
+		v = &vt->v[i];
+		if (v->state != VICTIM_FREE && v->pid == pid && v->start_time == start_time)
+			return v;
+	}
+	v = &vt->v[vt->next++ % VICTIMS_MAX];
+	memset(v, 0, sizeof(*v));
+	v->pid = pid;
+	v->start_time = start_time;
+	return v;
+}
+
 void victim_record(struct victim_table *vt, int pid, unsigned long long start_time,
 		   uint64_t kill_usec)
 {
-	struct victim *v = &vt->v[vt->next % VICTIMS_MAX];
+	struct victim *v = victim_slot(vt, pid, start_time);
 
-	v->pid = pid;
-	v->start_time = start_time;
 	v->state = VICTIM_KILLED;
 	v->kill_usec = kill_usec;
-	vt->next++;
+}
+
+unsigned int victim_refused(struct victim_table *vt, int pid, unsigned long long start_time,
+			    uint64_t now)
+{
+	struct victim *v = victim_slot(vt, pid, start_time);
+
+	if (v->state != VICTIM_REFUSED)
+		v->refusals = 0;
+	v->state = VICTIM_REFUSED;
+	v->kill_usec = now;
+	return ++v->refusals;
 }
 
 size_t victim_expire(struct victim_table *vt, uint64_t now, uint64_t max_age_usec)
@@ -68,6 +95,8 @@ static unsigned int victim_flags(const struct victim_table *vt, int pid,
 			continue;
 		if (v->state == VICTIM_KILLED)
 			return OOM_TASK_VICTIM;
+		if (v->state == VICTIM_REFUSED)
+			return v->refusals >= VICTIM_REFUSALS_MAX ? OOM_TASK_SKIP : 0;
 		return OOM_TASK_SKIP;
 	}
 	return 0;

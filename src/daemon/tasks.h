@@ -18,14 +18,20 @@
  * without end on a hostile tree). */
 #define TASKS_MAX_DEPTH 16
 
-enum victim_state { VICTIM_FREE, VICTIM_KILLED, VICTIM_DONE, VICTIM_SKIPPED };
+enum victim_state { VICTIM_FREE, VICTIM_KILLED, VICTIM_DONE, VICTIM_SKIPPED, VICTIM_REFUSED };
 
-/* struct victim - a process oomguard killed, known by pid and start time (pid reuse safe). */
+/* A process whose SIGKILL was refused (EPERM or EACCES: a security module's policy) this many
+ * times is passed over by the verdicts after: the next largest is killed instead of none. */
+#define VICTIM_REFUSALS_MAX 3
+
+/* struct victim - a process oomguard killed, or tried to, known by pid and start time (pid
+ * reuse safe). */
 struct victim {
 	int pid;
 	unsigned long long start_time;
 	enum victim_state state;
-	uint64_t kill_usec; /* when it was killed (CLOCK_MONOTONIC) */
+	uint64_t kill_usec;    /* when it was killed, or last refused (CLOCK_MONOTONIC) */
+	unsigned int refusals; /* VICTIM_REFUSED: how many SIGKILLs were refused */
 };
 
 struct victim_table {
@@ -33,9 +39,14 @@ struct victim_table {
 	size_t next;
 };
 
-/* victim_record() - remember a kill at @kill_usec (the oldest entry is reused). */
+/* victim_record() - remember a kill at @kill_usec (the process's own entry, else the oldest
+ * entry is reused). */
 void victim_record(struct victim_table *vt, int pid, unsigned long long start_time,
 		   uint64_t kill_usec);
+/* victim_refused() - the SIGKILL of the process was refused at @now. Return: its refusals so
+ * far; from VICTIM_REFUSALS_MAX on, the listings flag it OOM_TASK_SKIP. */
+unsigned int victim_refused(struct victim_table *vt, int pid, unsigned long long start_time,
+			    uint64_t now);
 /*
  * victim_expire() - victims still VICTIM_KILLED @max_age_usec after their kill, which no
  * report settled, are VICTIM_SKIPPED from @now: the next verdict no longer waits for them (the

@@ -445,6 +445,65 @@ static pid_t wait_bounded(pid_t pid, int *status)
 	return 0;
 }
 
+static pid_t refuse_pid;
+static int refusals_seen;
+
+/* The pid @pidfd names (the Pid line of its fdinfo), or -1. */
+static pid_t pidfd_pid(int pidfd)
+{
+	char path[64], line[128];
+	pid_t pid = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", pidfd);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "Pid: %d", &pid) == 1)
+			break;
+	fclose(f);
+	return pid;
+}
+
+/* A security module that does not let the daemon signal @refuse_pid. */
+static int refusing_send_signal(int pidfd, int sig, siginfo_t *info, unsigned int flags)
+{
+	if (pidfd_pid(pidfd) == refuse_pid) {
+		refusals_seen++;
+		return -EPERM;
+	}
+	return sys_ops_real.pidfd_send_signal(pidfd, sig, info, flags);
+}
+
+/*
+ * The largest process cannot be killed (its SIGKILL is refused): the verdicts choose it
+ * VICTIM_REFUSALS_MAX times, then pass it over and kill the next, "small", instead of nothing.
+ */
+static void test_refused_passed_over(void **state)
+{
+	int status = 0;
+
+	(void)state;
+	(void)choose();
+	refuse_pid = big;
+	refusals_seen = 0;
+	fake.pidfd_send_signal = refusing_send_signal;
+	for (int i = 0; i < VICTIM_REFUSALS_MAX; i++) {
+		daemon_act(&d, &d.scopes[0], now_usec());
+		assert_int_equal(refusals_seen, i + 1);
+		assert_int_equal(d.kills, 0);
+		assert_int_equal(waitpid(small, NULL, WNOHANG), 0);
+	}
+	daemon_act(&d, &d.scopes[0], now_usec());
+	assert_int_equal(refusals_seen, VICTIM_REFUSALS_MAX);
+	assert_int_equal(d.kills, 1);
+	assert_int_equal(wait_bounded(small, &status), small);
+	assert_true(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+	small = 0;
+	assert_int_equal(kill(big, 0), 0);
+}
+
 /* Writes @adj to @pid's oom_score_adj. Return: 0 or -errno. */
 static int write_adj(pid_t pid, int adj)
 {
@@ -750,6 +809,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_armed_victim_exited, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_armed_waits_for_victim, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_armed_renamed, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_refused_passed_over, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_armed_moved_out, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_armed_stale, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_armed_adj_changed, setup, teardown),

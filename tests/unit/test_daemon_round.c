@@ -156,6 +156,28 @@ static void test_victim_expire(void **state)
 	assert_int_equal(vt.v[2].state, VICTIM_DONE);
 }
 
+/* Refusals are counted per process (pid and start time), in one entry that a later kill takes
+ * over; another process on the same pid starts its own count. */
+static void test_victim_refused(void **state)
+{
+	struct victim_table vt = {0};
+
+	(void)state;
+	assert_int_equal(victim_refused(&vt, 20, 5, 1000), 1);
+	assert_int_equal(victim_refused(&vt, 20, 5, 2000), 2);
+	assert_int_equal(victim_refused(&vt, 20, 6, 2000), 1); /* the pid reused */
+	assert_int_equal(victim_refused(&vt, 20, 5, 3000), 3);
+	assert_int_equal(vt.v[0].state, VICTIM_REFUSED);
+	assert_int_equal(vt.v[0].kill_usec, 3000);
+	victim_record(&vt, 20, 5, 4000); /* killed at last: the same entry */
+	assert_int_equal(vt.v[0].state, VICTIM_KILLED);
+	assert_int_equal(vt.next, 2);
+	assert_false(victim_in_flight(&(struct victim_table){.v = {vt.v[1]}}));
+	assert_true(victim_in_flight(&vt));
+	/* a refusal after another state counts from 1 again */
+	assert_int_equal(victim_refused(&vt, 20, 5, 5000), 1);
+}
+
 static int psi_opens;
 
 static int counting_openat(int dirfd, const char *path, int flags, mode_t mode)
@@ -292,6 +314,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {cmocka_unit_test(test_unreadable_scope_is_loud),
 					   cmocka_unit_test(test_readahead_at_setup),
 					   cmocka_unit_test(test_victim_expire),
+					   cmocka_unit_test(test_victim_refused),
 					   cmocka_unit_test(test_gate_without_psi),
 					   cmocka_unit_test(test_absent_with_kill_pending)};
 
