@@ -318,24 +318,6 @@ int daemon_kill(struct daemon *d, struct scope *s, const struct oom_task *victim
 	return pidfd == -ESTALE ? -ESRCH : pidfd;
 }
 
-uint64_t victim_wait_usec(struct daemon *d)
-{
-	return VICTIM_WAIT_USEC * (1 + (d->reaper.started ? reaper_queued(&d->reaper) : 0));
-}
-
-void kill_overdue(struct daemon *d, struct scope *s, uint64_t now)
-{
-	/* A kill made after @now (term_pending()'s SIGKILL, this round) is not overdue. */
-	if (!s->kill_pending || now <= s->kill_pending_usec ||
-	    now - s->kill_pending_usec <= victim_wait_usec(d))
-		return;
-	log_msg(LOG_PRIO_WARNING,
-		"scope=%s: no report from the reaper %llu ms after the kill: it may kill again",
-		s->name, (unsigned long long)(now - s->kill_pending_usec) / 1000);
-	s->kill_pending = false;
-	s->last_unit_kill.ino = 0; /* its memory may be charged still */
-}
-
 void candidate_drop(struct scope *s)
 {
 	if (s->cand.pidfd >= 0)

@@ -58,6 +58,9 @@ size_t victim_expire(struct victim_table *vt, uint64_t now, uint64_t max_age_use
 bool victim_in_flight(const struct victim_table *vt);
 /* victim_set_state() - the reaper's verdict on @pid. */
 void victim_set_state(struct victim_table *vt, int pid, enum victim_state state);
+/* victim_flags() - OOM_TASK_VICTIM while the process is on its way out, OOM_TASK_SKIP once it
+ * is done, skipped, or refused VICTIM_REFUSALS_MAX times; else 0. */
+unsigned int victim_flags(const struct victim_table *vt, int pid, unsigned long long start_time);
 
 /*
  * Listing under memory pressure must not open files: each open of a /proc/PID file allocates

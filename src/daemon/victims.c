@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* The victim table: the processes oomguard killed, or whose SIGKILL was refused, by pid and start
+ * time, and how long a kill is waited for (tasks.h, kill.h). */
+#include <stdint.h>
+#include <string.h>
+
+#include "daemon/daemon.h"
+#include "daemon/kill.h"
+#include "daemon/log.h"
+#include "daemon/tasks.h"
+
+/* The entry of the process, or a new one (the oldest is reused): one entry per process, so that
+ * a refused process later killed is known by its last state. */
+static struct victim *victim_slot(struct victim_table *vt, int pid, unsigned long long start_time)
+{
+	struct victim *v;
+
+	for (size_t i = 0; i < VICTIMS_MAX; i++) {
+		v = &vt->v[i];
+		if (v->state != VICTIM_FREE && v->pid == pid && v->start_time == start_time)
+			return v;
+	}
+	v = &vt->v[vt->next++ % VICTIMS_MAX];
+	memset(v, 0, sizeof(*v));
+	v->pid = pid;
+	v->start_time = start_time;
+	return v;
+}
+
+void victim_record(struct victim_table *vt, int pid, unsigned long long start_time,
+		   uint64_t kill_usec)
+{
+	struct victim *v = victim_slot(vt, pid, start_time);
+
+	v->state = VICTIM_KILLED;
+	v->kill_usec = kill_usec;
+}
+
+unsigned int victim_refused(struct victim_table *vt, int pid, unsigned long long start_time,
+			    uint64_t now)
+{
+	struct victim *v = victim_slot(vt, pid, start_time);
+
+	if (v->state != VICTIM_REFUSED)
+		v->refusals = 0;
+	v->state = VICTIM_REFUSED;
+	v->kill_usec = now;
+	return ++v->refusals;
+}
+
+size_t victim_expire(struct victim_table *vt, uint64_t now, uint64_t max_age_usec)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < VICTIMS_MAX; i++) {
+		struct victim *v = &vt->v[i];
+
+		if (v->state == VICTIM_KILLED && now - v->kill_usec > max_age_usec) {
+			v->state = VICTIM_SKIPPED;
+			n++;
+		}
+	}
+	return n;
+}
+
+bool victim_in_flight(const struct victim_table *vt)
+{
+	for (size_t i = 0; i < VICTIMS_MAX; i++)
+		if (vt->v[i].state == VICTIM_KILLED)
+			return true;
+	return false;
+}
+
+void victim_set_state(struct victim_table *vt, int pid, enum victim_state state)
+{
+	for (size_t i = 0; i < VICTIMS_MAX; i++)
+		if (vt->v[i].pid == pid && vt->v[i].state == VICTIM_KILLED)
+			vt->v[i].state = state;
+}
+
+unsigned int victim_flags(const struct victim_table *vt, int pid,
+				 unsigned long long start_time)
+{
+	for (size_t i = 0; i < VICTIMS_MAX; i++) {
+		const struct victim *v = &vt->v[i];
+
+		if (v->state == VICTIM_FREE || v->pid != pid || v->start_time != start_time)
+			continue;
+		if (v->state == VICTIM_KILLED)
+			return OOM_TASK_VICTIM;
+		if (v->state == VICTIM_REFUSED)
+			return v->refusals >= VICTIM_REFUSALS_MAX ? OOM_TASK_SKIP : 0;
+		return OOM_TASK_SKIP;
+	}
+	return 0;
+}
+
+uint64_t victim_wait_usec(struct daemon *d)
+{
+	return VICTIM_WAIT_USEC * (1 + (d->reaper.started ? reaper_queued(&d->reaper) : 0));
+}
+
+void kill_overdue(struct daemon *d, struct scope *s, uint64_t now)
+{
+	/* A kill made after @now (term_pending()'s SIGKILL, this round) is not overdue. */
+	if (!s->kill_pending || now <= s->kill_pending_usec ||
+	    now - s->kill_pending_usec <= victim_wait_usec(d))
+		return;
+	log_msg(LOG_PRIO_WARNING,
+		"scope=%s: no report from the reaper %llu ms after the kill: it may kill again",
+		s->name, (unsigned long long)(now - s->kill_pending_usec) / 1000);
+	s->kill_pending = false;
+	s->last_unit_kill.ino = 0; /* its memory may be charged still */
+}
