@@ -9,8 +9,10 @@
 #include "daemon/log.h"
 #include "daemon/tasks.h"
 
-/* The entry of the process, or a new one (the oldest is reused): one entry per process, so that
- * a refused process later killed is known by its last state. */
+/* The entry of the process, or a new one: one entry per process, so that a refused process later
+ * killed is known by its last state. A new entry takes the oldest that is not a victim still on
+ * its way out (forgetting one would let the next verdict kill again while it exits); only when
+ * all are, the oldest. */
 static struct victim *victim_slot(struct victim_table *vt, int pid, unsigned long long start_time)
 {
 	struct victim *v;
@@ -20,6 +22,11 @@ static struct victim *victim_slot(struct victim_table *vt, int pid, unsigned lon
 		if (v->state != VICTIM_FREE && v->pid == pid && v->start_time == start_time)
 			return v;
 	}
+	for (size_t i = 0; i < VICTIMS_MAX; i++)
+		if (vt->v[(vt->next + i) % VICTIMS_MAX].state != VICTIM_KILLED) {
+			vt->next += i;
+			break;
+		}
 	v = &vt->v[vt->next++ % VICTIMS_MAX];
 	memset(v, 0, sizeof(*v));
 	v->pid = pid;
@@ -78,8 +85,7 @@ void victim_set_state(struct victim_table *vt, int pid, enum victim_state state)
 			vt->v[i].state = state;
 }
 
-unsigned int victim_flags(const struct victim_table *vt, int pid,
-				 unsigned long long start_time)
+unsigned int victim_flags(const struct victim_table *vt, int pid, unsigned long long start_time)
 {
 	for (size_t i = 0; i < VICTIMS_MAX; i++) {
 		const struct victim *v = &vt->v[i];

@@ -178,6 +178,41 @@ static void test_victim_refused(void **state)
 	assert_int_equal(victim_refused(&vt, 20, 5, 5000), 1);
 }
 
+/* Listed, a process refused fewer than VICTIM_REFUSALS_MAX times is still a candidate; refused
+ * that many times, it is passed over. */
+static void test_victim_refused_flags(void **state)
+{
+	struct victim_table vt = {0};
+
+	(void)state;
+	for (unsigned int i = 1; i < VICTIM_REFUSALS_MAX; i++) {
+		victim_refused(&vt, 30, 7, i);
+		assert_int_equal(victim_flags(&vt, 30, 7), 0);
+	}
+	victim_refused(&vt, 30, 7, 9);
+	assert_int_equal(victim_flags(&vt, 30, 7), OOM_TASK_SKIP);
+	assert_int_equal(victim_flags(&vt, 30, 8), 0); /* the pid reused by another process */
+}
+
+/* Refusals of many processes do not push out a victim still on its way out. */
+static void test_victim_refused_keeps_in_flight(void **state)
+{
+	struct victim_table vt = {0};
+
+	(void)state;
+	victim_record(&vt, 40, 1, 1000);
+	for (int pid = 100; pid < 100 + 2 * VICTIMS_MAX; pid++)
+		victim_refused(&vt, pid, 1, 2000);
+	assert_int_equal(victim_flags(&vt, 40, 1), OOM_TASK_VICTIM);
+	assert_true(victim_in_flight(&vt));
+	/* a table of victims all on their way out still takes a new one (the oldest goes) */
+	memset(&vt, 0, sizeof(vt));
+	for (int pid = 1; pid <= VICTIMS_MAX + 1; pid++)
+		victim_record(&vt, pid, 1, 1000);
+	assert_int_equal(victim_flags(&vt, VICTIMS_MAX + 1, 1), OOM_TASK_VICTIM);
+	assert_int_equal(victim_flags(&vt, 1, 1), 0);
+}
+
 static int psi_opens;
 
 static int counting_openat(int dirfd, const char *path, int flags, mode_t mode)
@@ -315,6 +350,8 @@ int main(void)
 					   cmocka_unit_test(test_readahead_at_setup),
 					   cmocka_unit_test(test_victim_expire),
 					   cmocka_unit_test(test_victim_refused),
+					   cmocka_unit_test(test_victim_refused_flags),
+					   cmocka_unit_test(test_victim_refused_keeps_in_flight),
 					   cmocka_unit_test(test_gate_without_psi),
 					   cmocka_unit_test(test_absent_with_kill_pending)};
 
