@@ -1,9 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 # Writes the bench report from one bench/run.sh output directory: a markdown file with the medians
-# of every figure per scenario and contender, oomguard's ratios against each other contender, and
-# gnuplot plots (memory over time with kill marks, time to kill, time to free) in a folder beside it.
+# and quartiles of every figure per scenario and contender, and gnuplot plots (memory over time
+# with kill marks, time to kill, time to free) in a folder beside it.
 # Usage: bench/report.sh OUTDIR [REPORT.md]    (default docs/bench.md, plots in docs/bench/)
+# Lines "note TEXT" in OUTDIR/meta (added by hand: how the run was made, when that is not what
+# the report says by itself) come out as paragraphs under the report's first one.
 set -u
 cd "$(dirname "$0")/.." || exit 1
 out=$1 report=${2:-docs/bench.md}
@@ -243,6 +245,7 @@ Profile **$profile**, $(meta runs) runs per scenario and contender, all runs in 
 nohang $(meta nohang), lxcfs $(meta lxcfs) (Debian packages).$(
 # shellcheck disable=SC2016 # the backquotes are markdown
 [ -n "$(meta reanalyzed)" ] && printf '\nThe runs'"'"' logs analysed again (`bench/run.sh --reanalyze`): %s.' "$(meta reanalyzed)")
+$(awk '$1 == "note" { $1 = ""; sub(/^ /, ""); print ""; print }' "$out/meta")
 
 Every run is a fresh cgroup v1 memory group \`oomguard-test-bench-*\` with a limit and no swap.
 The scenario driver, the 50 ms monitor, the bystander probe and every daemon run outside the
