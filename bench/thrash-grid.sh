@@ -60,6 +60,9 @@ done
 [ -n "$rejudge_dir" ] && out=$rejudge_dir
 [ -z "$out" ] && out=$top/build/bench/thrash-$(date -u +%Y%m%dT%H%M%SZ)-$profile
 mkdir -p "$out/files"
+# Absolute: earlyoom's and nohang's cells start the workload from another directory (their PID
+# namespace's), where a relative path names no file and the cell ran nothing.
+out=$(cd "$out" && pwd) || exit 1
 results=$out/results.tsv
 if [ -z "$rejudge_dir" ] && ! { [ "$resume" = 1 ] && [ -s "$results" ]; }; then
 	printf '%s\t' kind rate over anon mode contender limit_mib file_mib anon_mib onset_ms \
@@ -241,11 +244,16 @@ run_cell() {
 #   others: ok (no kill), false (a task was killed), kernel (every task that died was killed by
 #           the kernel's OOM killer while the contender watched: not the contender's kill)
 #   any: failed (the contender did not come up, saw another machine or died: $dir/failed)
+#        error (the workload did not start, or one of its tasks exited with a status 1-127)
 judge() {
 	local kind=$1 dir=$2 rate=$3 start onset="-" kill="" died="" rel
 	[ -f "$dir/failed" ] && { echo "- - failed -"; return; } # the daemon's setup: not judged
 	start=$(awk '$2 == "start" { print $1; exit }' "$dir/events.log" 2>/dev/null)
 	[ -n "$start" ] || { echo "- - error -"; return; }
+	# a workload task that failed on its own (exit status 1-127: a file it could not open): the
+	# cell did not run what it says, and is not judged
+	awk '$2 == "exit" && $4 > 0 && $4 < 128 { f = 1 } END { exit !f }' "$dir/events.log" &&
+		{ echo "- - error -"; return; }
 	# a workload task that died of a signal (128 + n) other than at the end
 	died=$(awk '$2 == "exit" && $4 > 128 { print $1; exit }' "$dir/events.log")
 	[ -n "$died" ] && kill=$(awk '/ kill scope=/ { print substr($1, 1, length($1) - 3); exit }' \

@@ -82,12 +82,15 @@ done
 	echo "where the contender logs it to the millisecond (oomguard), else when the driver saw the"
 	echo "task dead; **died ms** is always the latter: a task killed while it waits for a throttled"
 	echo "read dies when the read completes, up to a read-ahead batch's time on the disk later (its"
-	echo "memory is freed at the kill by oomguard's reaper, not at its death)."
+	echo "memory is freed at the kill by oomguard's reaper, not at its death). **Not judged**: the"
+	echo "workload did not run as the cell says (one of its tasks exited with a status of 1-127, or"
+	echo "its first pass never ended): such a cell says nothing of the contender (\"error\" or"
+	echo "\"none\" in the tables below)."
 	echo
 	echo "## Caught cells, per contender (lower time is better; more caught is better)"
 	echo
-	echo "| contender | cells | caught | late | missed | early | fits | failed | median s to kill | slowest cell (s) |"
-	echo "|---|---|---|---|---|---|---|---|---|---|"
+	echo "| contender | cells | caught | late | missed | early | fits | failed | not judged | median s to kill | slowest cell (s) |"
+	echo "|---|---|---|---|---|---|---|---|---|---|---|"
 	for who in $contenders; do
 		awk -F'\t' -v who="$who" '
 		NR > 1 && $1 == "thrash" && $6 == who {
@@ -102,8 +105,8 @@ done
 			for (i = 2; i <= k; i++) # insertion sort: mawk has no asort
 				for (j = i; j > 1 && ts[j - 1] > ts[j]; j--) { x = ts[j]; ts[j] = ts[j - 1]; ts[j - 1] = x }
 			med = k ? (k % 2 ? ts[(k + 1) / 2] : (ts[k / 2] + ts[k / 2 + 1]) / 2) : 0
-			printf "| %s | %d | %d | %d | %d | %d | %d | %d | %s | %s |\n", who, n, o["caught"],
-				o["late"], o["missed"], o["early"], o["fits"], o["failed"],
+			printf "| %s | %d | %d | %d | %d | %d | %d | %d | %d | %s | %s |\n", who, n, o["caught"],
+				o["late"], o["missed"], o["early"], o["fits"], o["failed"], o["error"] + o["none"],
 				k ? sprintf("%.2f", med) : "-",
 				k ? sprintf("%.2f (%s)", max, slow) : "-"
 		}' "$res"
