@@ -274,8 +274,10 @@ bool term_pending(struct daemon *d, struct scope *s, uint64_t now)
 
 /*
  * A pidfd on @victim, confirmed to be the process that was listed: the pidfd pins the pid, so a
- * start time that still matches is the same process. Return: the pidfd, -ESRCH when it exited,
- * -ESTALE when its pid now names another process, -errno.
+ * start time that still matches is the same process; and still in the scope's group, which it
+ * may have left since the listing (a move to another group). Where its group cannot be read,
+ * the listing's word stands. Return: the pidfd, -ESRCH when it exited, -ESTALE when its pid now
+ * names another process, -EXDEV when it left the scope, -errno.
  */
 static int open_confirmed(struct daemon *d, const struct scope *s, const struct oom_task *victim)
 {
@@ -290,7 +292,16 @@ static int open_confirmed(struct daemon *d, const struct scope *s, const struct 
 		sys->close(pidfd);
 		return r < 0 ? -ESRCH : -ESTALE;
 	}
+	if (unit_in_scope(s, d->tasks.mounts, victim->pid, d->scratch, sizeof(d->scratch)) == 0) {
+		sys->close(pidfd);
+		return -EXDEV;
+	}
 	return pidfd;
+}
+
+static const char *gone_why(int r)
+{
+	return r == -ESRCH ? "exited" : r == -ESTALE ? "pid reused" : "left the scope";
 }
 
 int daemon_kill(struct daemon *d, struct scope *s, const struct oom_task *victim, long points,
@@ -298,6 +309,7 @@ int daemon_kill(struct daemon *d, struct scope *s, const struct oom_task *victim
 {
 	struct kill_ctx k = {victim, points, 0, detect_usec, unit, true, -1, NULL};
 	char comm[ESCAPED_COMM_LEN];
+	bool gone;
 	int pidfd;
 
 	if (recheck_resolved(d, s, victim, &k.usage_before))
@@ -305,17 +317,16 @@ int daemon_kill(struct daemon *d, struct scope *s, const struct oom_task *victim
 	pidfd = open_confirmed(d, s, victim);
 	if (pidfd >= 0)
 		return signal_and_hand(d, s, &k, pidfd);
+	gone = pidfd == -ESRCH || pidfd == -ESTALE || pidfd == -EXDEV;
 	escape_comm(victim->comm, comm, sizeof(comm));
-	if (pidfd == -ESRCH || pidfd == -ESTALE)
+	if (gone)
 		log_msg(LOG_PRIO_NOTICE,
 			"victim gone before kill scope=%s pid=%d comm=%s (%s): nothing killed",
-			s->name, victim->pid, comm, pidfd == -ESRCH ? "exited" : "pid reused");
+			s->name, victim->pid, comm, gone_why(pidfd));
 	else
 		log_errno(pidfd, "pidfd_open pid=%d", victim->pid);
-	note_verdict(d, s,
-		     pidfd == -ESRCH || pidfd == -ESTALE ? "victim gone before kill" : "kill failed",
-		     victim);
-	return pidfd == -ESTALE ? -ESRCH : pidfd;
+	note_verdict(d, s, gone ? "victim gone before kill" : "kill failed", victim);
+	return gone ? -ESRCH : pidfd;
 }
 
 void candidate_drop(struct scope *s)

@@ -88,10 +88,10 @@ void daemon_act(struct daemon *d, struct scope *s, uint64_t detect_usec);
 
 /*
  * daemon_kill() - act on a chosen victim (@points: its badness): re-check, pidfd_open, confirm
- * identity, SIGKILL (SIGTERM first with term_grace_msec), hand a dup'ed pidfd to the reaper,
- * then kill @unit (a dry run stops before the signals). Return: 0 when killed, -EAGAIN when
- * the re-check found
- * the scope resolved, -ESRCH when the victim was gone (nothing else is killed), -errno.
+ * identity and that it is still in the scope, SIGKILL (SIGTERM first with term_grace_msec),
+ * hand a dup'ed pidfd to the reaper, then kill @unit (a dry run stops before the signals).
+ * Return: 0 when killed, -EAGAIN when the re-check found the scope resolved, -ESRCH when the
+ * victim was gone (exited, its pid reused, or out of the scope: nothing else is killed), -errno.
  */
 int daemon_kill(struct daemon *d, struct scope *s, const struct oom_task *victim, long points,
 		uint64_t detect_usec, const struct kill_unit *unit);

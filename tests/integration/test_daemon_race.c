@@ -415,6 +415,39 @@ static void test_armed_moved_out(void **state)
 	assert_int_equal(kill(big, 0), 0);
 }
 
+/* The listed victim is moved out of the scope's group (to the hierarchy's root) just before its
+ * pidfd is opened. */
+static int moving_pidfd_open(pid_t pid, unsigned int flags)
+{
+	char buf[32];
+	int fd;
+
+	if (pid == race_pid) {
+		fd = open(MEMCG_ROOT "/cgroup.procs", O_WRONLY);
+		snprintf(buf, sizeof(buf), "%d", pid);
+		if (fd < 0 || write(fd, buf, strlen(buf)) <= 0)
+			race_pid = -1; /* the test fails on it */
+		if (fd >= 0)
+			close(fd);
+	}
+	return sys_ops_real.pidfd_open(pid, flags);
+}
+
+/* A victim that leaves the scope between the listing and the kill is not killed (the listing
+ * path; the armed one is test_armed_moved_out). */
+static void test_listing_moved_out(void **state)
+{
+	(void)state;
+	race_pid = big;
+	fake.pidfd_open = moving_pidfd_open;
+	daemon_act(&d, &d.scopes[0], now_usec());
+	assert_int_equal(race_pid, big); /* it was moved */
+	assert_int_equal(d.kills, 0);
+	assert_int_equal(waitpid(big, NULL, WNOHANG), 0); /* not killed: out of the scope */
+	assert_int_equal(kill(big, 0), 0);
+	assert_small_alive();
+}
+
 /* A candidate chosen too long ago is not used: the verdict chooses afresh. */
 static void test_armed_stale(void **state)
 {
@@ -811,6 +844,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_armed_renamed, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_refused_passed_over, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_armed_moved_out, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_listing_moved_out, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_armed_stale, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_armed_adj_changed, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_kill_cgroup_v1, setup_kill_cgroup, teardown),
