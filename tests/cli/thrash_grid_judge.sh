@@ -1,0 +1,68 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# bench/thrash-grid.sh --rejudge on hand-made cells: a thrash killed 1.5 s after its first pass
+# is caught; a cell whose workload exited with status 1 (its file could not be opened, as
+# earlyoom's and nohang's cells did when --out was relative) is "error", whether a thrash cell
+# (it was "none") or a cell that must not be caught (it was "ok": a pass for a cell that ran
+# nothing); the report counts them as not judged. Needs the blkio controller and the tools.
+set -u
+cd "$(dirname "$0")/../.." || exit 1
+. tests/lib/test.sh
+d=$(mktemp -d -p "$PWD/build" thrash-grid-judge.XXXXXX)
+trap 'rm -rf "$d"' EXIT
+printf '%s\n' "profile full" "kernel test" "date test" "contenders oomguard earlyoom nohang" \
+	"readahead_kb 128" >"$d/meta"
+echo "kind rate over anon mode contender limit_mib file_mib anon_mib onset_ms kill_ms outcome" \
+	"died_ms" | tr ' ' '\t' >"$d/results.tsv"
+row() { printf '%s\t%s\t%s\t%s\t%s\t%s\t64\t48\t48\t-\t-\t-\t-\n' "$@" >>"$d/results.tsv"; }
+cell() { mkdir -p "$d/$1/$2" && cat >"$d/$1/$2/events.log"; }
+
+row thrash 4 50 50 read oomguard
+cell thrash-r4-o50-a50-read oomguard <<'EOT'
+1000 start
+1000 spawn w1 100
+15600 exit w1 137
+15700 end
+EOT
+echo "pass 1 t_ms=13000 real_ms=14000" >"$d/thrash-r4-o50-a50-read/oomguard/w1.out"
+echo "15500000 2026-12-05T00:00:15.5Z oomguard: warning: kill scope=x pid=100" \
+	>"$d/thrash-r4-o50-a50-read/oomguard/daemon.log"
+
+row thrash 4 50 50 read earlyoom
+cell thrash-r4-o50-a50-read earlyoom <<'EOT'
+1000 start
+1000 spawn w1 101
+1060 exit w1 1
+1080 end
+EOT
+echo "thrasher: open build/x/files/f: No such file or directory" \
+	>"$d/thrash-r4-o50-a50-read/earlyoom/w1.out"
+
+row stream 4 0 50 read nohang
+cell stream-r4-o0-a50-read nohang <<'EOT'
+1000 start
+1000 spawn w1 102
+1050 exit w1 1
+1070 end
+EOT
+
+out=$(bench/thrash-grid.sh --rejudge "$d" --report "$d/r.md" 2>&1)
+rc=$?
+[ $rc = 77 ] && { echo "SKIP: no blkio controller: $out"; exit 77; }
+[ $rc = 0 ] || fail "thrash-grid.sh --rejudge exited $rc: $out"
+# got KIND CONTENDER -> "onset kill outcome died" of its row
+got() {
+	awk -F'\t' -v k="$1" -v w="$2" '$1 == k && $6 == w { print $10, $11, $12, $13 }' \
+		"$d/results.tsv"
+}
+[ "$(got thrash oomguard)" = "13000 14500 caught 14600" ] ||
+	fail "caught thrash: got '$(got thrash oomguard)'"
+[ "$(got thrash earlyoom)" = "- - error -" ] ||
+	fail "thrash whose workload failed: got '$(got thrash earlyoom)'"
+[ "$(got stream nohang)" = "- - error -" ] ||
+	fail "stream whose workload failed: got '$(got stream nohang)'"
+grep -q '^| earlyoom | 1 | 0 | 0 | 0 | 0 | 0 | 0 | 1 | - | - |$' "$d/r.md" ||
+	fail "report: earlyoom's cell not counted as not judged: $(grep '^| earlyoom |' "$d/r.md")"
+grep -q '^| stream 4MiB/s anon50% read | - | - | error |$' "$d/r.md" ||
+	fail "report: the stream cell: $(grep '^| stream' "$d/r.md")"
+exit 0
