@@ -25,8 +25,15 @@ measure() {
 	bench/other-cpu.py diff "$d/snap" "$group" >"$d/diff" || fail "diff failed"
 	awk '$1 == "other_cpu_s" { print $2 }' "$d/diff"
 }
-inside=$(measure inside)
+# Other load on the machine (a kernel worker that ends, a CI runner's process) only adds to the
+# figure, so the inside case is measured up to three times and passes on the first clean window:
+# a copy that counts the burn gives a second or more every time (CI once saw 1.21 s in one window).
+for try in 1 2 3; do
+	inside=$(measure inside)
+	awk -v v="$inside" 'BEGIN { exit !(v < 0.5) }' && break
+	echo "window $try: $inside s of other load with the burn inside"
+done
 outside=$(measure outside)
-awk -v v="$inside" 'BEGIN { exit !(v < 0.5) }' || fail "a second burnt inside counted as $inside s"
+awk -v v="$inside" 'BEGIN { exit !(v < 0.5) }' || fail "a second burnt inside counted as $inside s (3 windows)"
 awk -v v="$outside" 'BEGIN { exit !(v >= 0.7) }' || fail "a second burnt outside counted as $outside s"
 grep -q '^other_top ' "$d/diff" || fail "no other_top line: $(cat "$d/diff")"
