@@ -257,6 +257,20 @@ static void silence_sample(const struct scope *s, struct round_sample *smp)
 	smp->has_silence_io = io_between(start, now, &smp->silence_io_stall_usec);
 }
 
+/* The stall events of the read share's span, or of the round's window where that reaches
+ * further back: a span of two rounds can fall between two failed charges of a thrashing group
+ * (measured at 4 MiB/s and 128 KiB read-ahead: 256 refaults in 200 ms, no failed charge in them,
+ * 27 in the second before), and a group with a failed charge in its last second is at its limit.
+ * The window still keeps out the refaults of a group far below its limit (progress.h). */
+static uint64_t span_stalls(const struct scope *s, const struct scope_counters *old)
+{
+	const struct scope_counters *win = hist_back(s, SCOPE_WINDOW_ROUNDS - 1);
+
+	if (win->time_usec < old->time_usec)
+		old = win;
+	return delta(hist_back(s, 0)->stall_events, old->stall_events);
+}
+
 static void span_sample(const struct scope *s, struct round_sample *smp)
 {
 	const struct scope_counters *now = hist_back(s, 0), *old = now;
@@ -279,7 +293,7 @@ static void span_sample(const struct scope *s, struct round_sample *smp)
 	smp->span_read_pages = delta(now->read_pages, old->read_pages);
 	smp->span_refaulted_pages = delta(now->refaulted, old->refaulted);
 	smp->span_refaulted_anon_pages = delta(now->refaulted_anon, old->refaulted_anon);
-	smp->span_stall_events = delta(now->stall_events, old->stall_events);
+	smp->span_stall_events = span_stalls(s, old);
 	smp->is_group = s->kind != SCOPE_MACHINE;
 	smp->counts_writes = s->kind == SCOPE_MACHINE || s->reads == READS_V2_IO_STAT;
 	smp->free_plenty = s->kind == SCOPE_MACHINE && free_plenty(&s->cur);

@@ -49,11 +49,12 @@
  * with everything else, wrote 22-74 pages in 3 s against 1,900-2,200 refaults (bench/machine,
  * s11-g2, 5 December).
  *
- * A group's refaults without a stall event in the span are not its thrashing: reclaim of the
- * machine (kswapd, another task's direct reclaim) evicts the pages of groups far below their
- * limits, and their refaults come back with no charge ever failing (measured: a working set that
- * fits, 24 MiB free in its 256 MiB group, refaulted 512 pages in one round and none after; the
- * span kept that burst for 1.7 s, every round of it said thrashing, and the reader was killed).
+ * A group's refaults without a stall event in the span (or in the last second, where the span
+ * is shorter) are not its thrashing: reclaim of the machine (kswapd, another task's direct
+ * reclaim) evicts the pages of groups far below their limits, and their refaults come back with
+ * no charge ever failing (measured: a working set that fits, 24 MiB free in its 256 MiB group,
+ * refaulted 512 pages in one round and none after; the span kept that burst for 1.7 s, every
+ * round of it said thrashing, and the reader was killed).
  *
  * A machine whose zones all have PROGRESS_FREE_HIGH_MULT times their high watermark free is
  * not out of memory, whatever its counters say: kswapd stops at the high watermark, so nothing
@@ -107,7 +108,7 @@
  * and the kernel, whose kills came when zram was full. A swap-in from a disk waits for its read,
  * which is I/O stall; a v1 group has no memory stall to judge by and keeps the share's verdict.
  */
-#define PROGRESS_SPAN_PAGES        512
+#define PROGRESS_SPAN_PAGES        256
 #define PROGRESS_SPAN_MAX_USEC     3000000ull
 #define PROGRESS_THRASH_SHARE_DIV  2
 #define PROGRESS_CLEAN_SHARE_DIV   8
@@ -145,7 +146,8 @@
  *                      those two gauges then (0, 0: none seen)
  * @file_pages:         the scope's file pages now (0: not known)
  * @long_read_pages, @long_refaulted_pages:  the long share's sums (struct long_share)
- * @span_stall_events:  the stall events of the read share's span
+ * @span_stall_events:  the stall events of the read share's span, or of the last second where
+ *                      the span is shorter
  * @is_group:           a memory cgroup: its refaults are its own thrashing only where its
  *                      allocations met its limit in the span (@span_stall_events); the machine's
  *                      reclaim is always its own (kswapd alone can make it thrash)

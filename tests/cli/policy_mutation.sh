@@ -63,8 +63,8 @@ badness.c	s@return a->start_time > b->start_time;@return a->start_time < b->star
 badness.c	s@return a_mem > b_mem;@return a_mem < b_mem;@	memory tie-break
 badness.c	s@adj \*= (long)(totalpages / 1000);@adj *= (long)(totalpages / 100);@	adj scale
 badness.c	s@if (t->oom_score_adj <= OOM_SCORE_ADJ_MIN)@if (t->oom_score_adj < OOM_SCORE_ADJ_MIN)@	adj -1000 killable
-progress.h	s@define PROGRESS_SPAN_PAGES\( *\)512@define PROGRESS_SPAN_PAGES\1511@	span minimum 511
-progress.h	s@define PROGRESS_SPAN_PAGES\( *\)512@define PROGRESS_SPAN_PAGES\1513@	span minimum 513
+progress.h	s@define PROGRESS_SPAN_PAGES\( *\)256@define PROGRESS_SPAN_PAGES\1255@	span minimum 255
+progress.h	s@define PROGRESS_SPAN_PAGES\( *\)256@define PROGRESS_SPAN_PAGES\1257@	span minimum 257
 progress.h	s@define PROGRESS_THRASH_SHARE_DIV\( *\)2@define PROGRESS_THRASH_SHARE_DIV\13@	thrash share a third
 progress.h	s@define PROGRESS_CLEAN_SHARE_DIV\( *\)8@define PROGRESS_CLEAN_SHARE_DIV\17@	clean share a seventh
 progress.h	s@define PROGRESS_STALL_BOUND_PERMILLE 600@define PROGRESS_STALL_BOUND_PERMILLE 599@	default stall bound 599
