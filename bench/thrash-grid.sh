@@ -260,10 +260,16 @@ judge() {
 		"$dir/daemon.log" 2>/dev/null)
 	kill=${kill:-$died}
 	rel=$([ -n "$died" ] && echo $((died - start)) || echo -)
+	# every death the kernel's OOM killer's, in a daemon's cell: the kernel acted, not the daemon
+	by_kernel=$([ -n "$died" ] && [ "$(basename "$dir")" != kernel ] && [ "$(cat "$dir/kernel_kills" \
+		2>/dev/null || echo 0)" -ge "$(awk '$2 == "exit" && $4 > 128 { n++ } END { print n + 0 }' \
+		"$dir/events.log")" ] && echo 1)
 	if [ "$kind" = thrash ]; then
 		onset=$(awk '$1 == "pass" && $2 == 1 { sub("real_ms=", "", $4); print $4; exit }' \
 			"$dir/w1.out" 2>/dev/null)
-		if [ -z "$onset" ]; then
+		if [ -n "$by_kernel" ]; then
+			echo "$([ -n "$onset" ] && echo $((onset - start)) || echo -) $((kill - start)) kernel $rel"
+		elif [ -z "$onset" ]; then
 			[ -n "$kill" ] && echo "- $((kill - start)) early $rel" || echo "- - none -"
 		elif [ -z "$kill" ] && [ "$rate" != 0 ] && awk -v s="$start" '$1 == "pass" && $2 == 2 {
 				sub("real_ms=", "", $4); p2 = $4 } $1 == "pass" && $2 == 1 {
@@ -282,9 +288,8 @@ judge() {
 	else
 		if [ -z "$kill" ]; then
 			echo "- - ok -"
-		elif [ "$(basename "$dir")" != kernel ] && [ "$(cat "$dir/kernel_kills" 2>/dev/null || echo 0)" -ge \
-			"$(awk '$2 == "exit" && $4 > 128 { n++ } END { print n + 0 }' "$dir/events.log")" ]; then
-			echo "- $((kill - start)) kernel $rel" # every death was the kernel's OOM killer's
+		elif [ -n "$by_kernel" ]; then
+			echo "- $((kill - start)) kernel $rel"
 		else
 			echo "- $((kill - start)) false $rel"
 		fi

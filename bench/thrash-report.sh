@@ -43,13 +43,13 @@ heat_svg() {
 				if (t == "") { col = "#ffffff"; t = "" }
 				else if (t ~ /^[0-9.]+$/) {
 					col = t <= 1.0 ? "#1a9850" : t <= 1.5 ? "#66bd63" : t <= 2.0 ? "#a6d96a" : t <= 3 ? "#fdae61" : "#d73027"
-				} else if (t == "fits" || t == "none") col = "#dddddd"
+				} else if (t == "fits" || t == "none" || t == "kernel") col = "#dddddd"
 				else col = "#a50026"
 				printf "<rect x=\"%d\" y=\"%d\" width=\"62\" height=\"24\" fill=\"%s\"/>\n", x, y, col
 				printf "<text x=\"%d\" y=\"%d\">%s</text>\n", x + 6, y + 16, t
 			}
 		}
-		printf "<text x=\"4\" y=\"%d\">green: within 2 s; orange, red: later; dark red: missed or early; grey: never thrashed</text>\n", h - 8
+		printf "<text x=\"4\" y=\"%d\">green: within 2 s; orange, red: later; dark red: missed or early; grey: never thrashed, or the kernel killed first</text>\n", h - 8
 		print "</svg>"
 	}' "$res" >"$2"
 }
@@ -85,12 +85,14 @@ done
 	echo "memory is freed at the kill by oomguard's reaper, not at its death). **Not judged**: the"
 	echo "workload did not run as the cell says (one of its tasks exited with a status of 1-127, or"
 	echo "its first pass never ended): such a cell says nothing of the contender (\"error\" or"
-	echo "\"none\" in the tables below)."
+	echo "\"none\" in the tables below). **Kernel first**: in a daemon's cell, the kernel's own memcg"
+	echo "OOM killer took the workload (the group's oom_kill count covers every death) before the"
+	echo "daemon acted: the cell is the kernel's, neither caught nor early for the daemon."
 	echo
 	echo "## Caught cells, per contender (lower time is better; more caught is better)"
 	echo
-	echo "| contender | cells | caught | late | missed | early | fits | failed | not judged | median s to kill | slowest cell (s) |"
-	echo "|---|---|---|---|---|---|---|---|---|---|---|"
+	echo "| contender | cells | caught | late | missed | early | fits | kernel first | failed | not judged | median s to kill | slowest cell (s) |"
+	echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
 	for who in $contenders; do
 		awk -F'\t' -v who="$who" '
 		NR > 1 && $1 == "thrash" && $6 == who {
@@ -105,8 +107,9 @@ done
 			for (i = 2; i <= k; i++) # insertion sort: mawk has no asort
 				for (j = i; j > 1 && ts[j - 1] > ts[j]; j--) { x = ts[j]; ts[j] = ts[j - 1]; ts[j - 1] = x }
 			med = k ? (k % 2 ? ts[(k + 1) / 2] : (ts[k / 2] + ts[k / 2 + 1]) / 2) : 0
-			printf "| %s | %d | %d | %d | %d | %d | %d | %d | %d | %s | %s |\n", who, n, o["caught"],
-				o["late"], o["missed"], o["early"], o["fits"], o["failed"], o["error"] + o["none"],
+			printf "| %s | %d | %d | %d | %d | %d | %d | %d | %d | %d | %s | %s |\n", who, n,
+				o["caught"], o["late"], o["missed"], o["early"], o["fits"], o["kernel"],
+				o["failed"], o["error"] + o["none"],
 				k ? sprintf("%.2f", med) : "-",
 				k ? sprintf("%.2f (%s)", max, slow) : "-"
 		}' "$res"

@@ -4,7 +4,10 @@
 # is caught; a cell whose workload exited with status 1 (its file could not be opened, as
 # earlyoom's and nohang's cells did when --out was relative) is "error", whether a thrash cell
 # (it was "none") or a cell that must not be caught (it was "ok": a pass for a cell that ran
-# nothing); the report counts them as not judged. Needs the blkio controller and the tools.
+# nothing); the report counts them as not judged. A thrash cell of a daemon whose workload the
+# kernel's own memcg OOM killer took in its first pass (the group's oom_kill count) is "kernel"
+# (it was "early", a false kill the daemon never made), counted as kernel first. Needs the blkio
+# controller and the tools.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib/test.sh
@@ -46,6 +49,15 @@ cell stream-r4-o0-a50-read nohang <<'EOT'
 1070 end
 EOT
 
+row thrash 4 200 50 mmap nohang
+cell thrash-r4-o200-a50-mmap nohang <<'EOT'
+1000 start
+1000 spawn w1 103
+9400 exit w1 137
+9420 end
+EOT
+echo 1 >"$d/thrash-r4-o200-a50-mmap/nohang/kernel_kills"
+
 out=$(bench/thrash-grid.sh --rejudge "$d" --report "$d/r.md" 2>&1)
 rc=$?
 [ $rc = 77 ] && { echo "SKIP: no blkio controller: $out"; exit 77; }
@@ -61,7 +73,11 @@ got() {
 	fail "thrash whose workload failed: got '$(got thrash earlyoom)'"
 [ "$(got stream nohang)" = "- - error -" ] ||
 	fail "stream whose workload failed: got '$(got stream nohang)'"
-grep -q '^| earlyoom | 1 | 0 | 0 | 0 | 0 | 0 | 0 | 1 | - | - |$' "$d/r.md" ||
+[ "$(got thrash nohang)" = "- 8400 kernel 8400" ] ||
+	fail "thrash cell the kernel's killer took: got '$(got thrash nohang)'"
+grep -q '^| nohang | 1 | 0 | 0 | 0 | 0 | 0 | 1 | 0 | 0 | - | - |$' "$d/r.md" ||
+	fail "report: nohang's cell not counted as kernel first: $(grep '^| nohang |' "$d/r.md")"
+grep -q '^| earlyoom | 1 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 1 | - | - |$' "$d/r.md" ||
 	fail "report: earlyoom's cell not counted as not judged: $(grep '^| earlyoom |' "$d/r.md")"
 grep -q '^| stream 4MiB/s anon50% read | - | - | error |$' "$d/r.md" ||
 	fail "report: the stream cell: $(grep '^| stream' "$d/r.md")"
