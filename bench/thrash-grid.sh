@@ -23,22 +23,25 @@
 #                  read") matches the extended regular expression
 #   --read-ahead KB  the files' disk reads ahead KB (its read_ahead_kb) for the run, restored
 #                  after it (default: as the disk is set; the kernel's default is 128)
+#   DIR and FILE are taken from the directory the script is called from.
 set -u
+caller=$PWD # --out, --report and --rejudge name paths from the caller's directory
 cd "$(dirname "$0")/.." || exit 1
 top=$PWD
+from_caller() { case $1 in /*) echo "$1" ;; *) echo "$caller/$1" ;; esac; }
 profile=full contenders=oomguard,kernel,earlyoom,nohang out="" report=docs/bench-thrash.md
 rejudge_dir="" resume=0 only="" read_ahead=""
 while [ $# -gt 0 ]; do
 	case $1 in
 	--profile) profile=$2; shift ;;
 	--contenders) contenders=$2; shift ;;
-	--out) out=$2; shift ;;
-	--report) report=$2; shift ;;
-	--rejudge) rejudge_dir=$2; shift ;;
+	--out) out=$(from_caller "$2"); shift ;;
+	--report) report=$(from_caller "$2"); shift ;;
+	--rejudge) rejudge_dir=$(from_caller "$2"); shift ;;
 	--resume) resume=1 ;;
 	--only) only=$2; shift ;;
 	--read-ahead) read_ahead=$2; shift ;;
-	-h | --help) sed -n '3,24p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h | --help) awk 'NR > 2 && !/^#/ { exit } NR > 2' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "thrash-grid.sh: unknown argument $1" >&2; exit 2 ;;
 	esac
 	shift

@@ -7,7 +7,8 @@
 # nothing); the report counts them as not judged. A thrash cell of a daemon whose workload the
 # kernel's own memcg OOM killer took in its first pass (the group's oom_kill count) is "kernel"
 # (it was "early", a false kill the daemon never made), counted as kernel first. Needs the blkio
-# controller and the tools.
+# controller and the tools. Called from the run's directory with relative paths, which name
+# files from there (they were taken from the tree's top).
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib/test.sh
@@ -58,7 +59,8 @@ cell thrash-r4-o200-a50-mmap nohang <<'EOT'
 EOT
 echo 1 >"$d/thrash-r4-o200-a50-mmap/nohang/kernel_kills"
 
-out=$(bench/thrash-grid.sh --rejudge "$d" --report "$d/r.md" 2>&1)
+# from the run's directory, by relative paths: they name files from where the script is called
+out=$(cd "$d" && "$OLDPWD/bench/thrash-grid.sh" --rejudge . --report r.md 2>&1)
 rc=$?
 [ $rc = 77 ] && { echo "SKIP: no blkio controller: $out"; exit 77; }
 [ $rc = 0 ] || fail "thrash-grid.sh --rejudge exited $rc: $out"
