@@ -59,15 +59,26 @@ cell thrash-r4-o200-a50-mmap nohang <<'EOT'
 EOT
 echo 1 >"$d/thrash-r4-o200-a50-mmap/nohang/kernel_kills"
 
+# the same after the onset: the kernel's kill, not the daemon's late one
+row thrash 4 50 50 mmap oomguard
+cell thrash-r4-o50-a50-mmap oomguard <<'EOT'
+1000 start
+1000 spawn w1 104
+17600 exit w1 137
+17700 end
+EOT
+echo "pass 1 t_ms=13000 real_ms=14000" >"$d/thrash-r4-o50-a50-mmap/oomguard/w1.out"
+echo 1 >"$d/thrash-r4-o50-a50-mmap/oomguard/kernel_kills"
+
 # from the run's directory, by relative paths: they name files from where the script is called
 out=$(cd "$d" && "$OLDPWD/bench/thrash-grid.sh" --rejudge . --report r.md 2>&1)
 rc=$?
 [ $rc = 77 ] && { echo "SKIP: no blkio controller: $out"; exit 77; }
 [ $rc = 0 ] || fail "thrash-grid.sh --rejudge exited $rc: $out"
-# got KIND CONTENDER -> "onset kill outcome died" of its row
+# got KIND CONTENDER [MODE] -> "onset kill outcome died" of its row (MODE: read by default)
 got() {
-	awk -F'\t' -v k="$1" -v w="$2" '$1 == k && $6 == w { print $10, $11, $12, $13 }' \
-		"$d/results.tsv"
+	awk -F'\t' -v k="$1" -v w="$2" -v m="${3:-read}" \
+		'$1 == k && $6 == w && $5 == m { print $10, $11, $12, $13 }' "$d/results.tsv"
 }
 [ "$(got thrash oomguard)" = "13000 14500 caught 14600" ] ||
 	fail "caught thrash: got '$(got thrash oomguard)'"
@@ -75,8 +86,10 @@ got() {
 	fail "thrash whose workload failed: got '$(got thrash earlyoom)'"
 [ "$(got stream nohang)" = "- - error -" ] ||
 	fail "stream whose workload failed: got '$(got stream nohang)'"
-[ "$(got thrash nohang)" = "- 8400 kernel 8400" ] ||
-	fail "thrash cell the kernel's killer took: got '$(got thrash nohang)'"
+[ "$(got thrash nohang mmap)" = "- 8400 kernel 8400" ] ||
+	fail "thrash cell the kernel's killer took: got '$(got thrash nohang mmap)'"
+[ "$(got thrash oomguard mmap)" = "13000 16600 kernel 16600" ] ||
+	fail "thrash cell the kernel's killer took after the onset: got '$(got thrash oomguard mmap)'"
 grep -q '^| nohang | 1 | 0 | 0 | 0 | 0 | 0 | 1 | 0 | 0 | - | - |$' "$d/r.md" ||
 	fail "report: nohang's cell not counted as kernel first: $(grep '^| nohang |' "$d/r.md")"
 grep -q '^| earlyoom | 1 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 1 | - | - |$' "$d/r.md" ||
