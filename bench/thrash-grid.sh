@@ -23,13 +23,14 @@
 #                  read") matches the extended regular expression
 #   --read-ahead KB  the files' disk reads ahead KB (its read_ahead_kb) for the run, restored
 #                  after it (default: as the disk is set; the kernel's default is 128)
+#   --report FILE  the report (default docs/bench-thrash.md; with --only, DIR/report.md)
 #   DIR and FILE are taken from the directory the script is called from.
 set -u
 caller=$PWD # --out, --report and --rejudge name paths from the caller's directory
 cd "$(dirname "$0")/.." || exit 1
 top=$PWD
 from_caller() { case $1 in /*) echo "$1" ;; *) echo "$caller/$1" ;; esac; }
-profile=full contenders=oomguard,kernel,earlyoom,nohang out="" report=docs/bench-thrash.md
+profile=full contenders=oomguard,kernel,earlyoom,nohang out="" report=""
 rejudge_dir="" resume=0 only="" read_ahead=""
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -66,6 +67,11 @@ mkdir -p "$out/files"
 # Absolute: earlyoom's and nohang's cells start the workload from another directory (their PID
 # namespace's), where a relative path names no file and the cell ran nothing.
 out=$(cd "$out" && pwd) || exit 1
+# A run of some cells (--only) is no grid: its report stays beside its results unless asked
+if [ -z "$report" ]; then
+	report=docs/bench-thrash.md
+	[ -z "$only" ] || report=$out/report.md
+fi
 results=$out/results.tsv
 if [ -z "$rejudge_dir" ] && ! { [ "$resume" = 1 ] && [ -s "$results" ]; }; then
 	printf '%s\t' kind rate over anon mode contender limit_mib file_mib anon_mib onset_ms \
@@ -346,9 +352,15 @@ cells() {
 		echo "stream $r 0 50 read $([ "$r" = 4 ] || [ "$r" = 0 ] && echo all || echo oomguard)"
 	done
 	# A stream in a tight room (13 MiB beside the anon): a few read-ahead windows of a big one;
-	# by mmap too, where a page read ahead and dropped before its touch is read again.
+	# by mmap too, where a page read ahead and dropped before its touch is read again. Between
+	# it and the 64 MiB room, rooms of 51, 38 and 26 MiB: 6, 5 and 3 windows of 8 MiB, just
+	# over where the read-ahead hold ends (PROGRESS_RA_ROOM_WINDOWS).
 	for r in 4 0; do
 		for m in read mmap; do echo "stream $r 0 90 $m all"; done
+		echo "stream $r 0 50 mmap oomguard"
+		for a in 60 70 80; do
+			for m in read mmap; do echo "stream $r 0 $a $m oomguard"; done
+		done
 	done
 	for r in 4 0; do
 		for m in read mmap; do echo "fits $r 0 50 $m oomguard"; done
