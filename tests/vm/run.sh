@@ -4,8 +4,8 @@
 # of busybox-static, a static oomguard and the workloads, a scratch ext4 disk, under
 # qemu-system-x86_64 -accel tcg (2 GiB, 2 CPUs, no swap). Prints the guest's test lines and exits
 # non-zero when a test fails, the guest says nothing conclusive, or it times out.
-# Usage: tests/vm/run.sh [--quick] [--runs=N] [base,daemon,thrash,flood]   (default: all, one
-#        full flood)
+# Usage: tests/vm/run.sh [--quick] [--runs=N] [base,daemon,thrash,flood,thrash-grid]   (default:
+#        all but thrash-grid, one full flood)
 #   --quick     a smaller flood (40 eaters of 80 MiB)
 #   --runs=N    run the flood N times (kernel alone, then oomguard, each time) and print medians
 #   VM_TIMEOUT  seconds before the guest is stopped (default 1500)
@@ -14,6 +14,8 @@
 #   VM_OOMGUARD_ARGS  extra options for every `oomguard run` in the guest, comma-separated
 #               (e.g. --log-level,debug: the flood then sums up the daemon's round verdicts)
 #   VM_CHURN_S  seconds daemon-churn-v2 lets its writer churn (default 30)
+#   VM_GRID_ONLY  thrash-grid: only the cells ("SCOPE KIND RATE OVER ANON MODE") matching this
+#               extended regular expression (no spaces: write them as "."; e.g. machine.thrash)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 out=build/vm
@@ -25,7 +27,7 @@ for arg in "$@"; do
 	case $arg in
 	--quick) flood=40x80 ;;
 	--runs=*) runs=${arg#--runs=} ;;
-	--*) echo "usage: tests/vm/run.sh [--quick] [--runs=N] [base,daemon,thrash,flood]" >&2; exit 2 ;;
+	--*) echo "usage: tests/vm/run.sh [--quick] [--runs=N] [base,daemon,thrash,flood,thrash-grid]" >&2; exit 2 ;;
 	*) tests=$arg ;;
 	esac
 done
@@ -80,7 +82,7 @@ for m in virtio_ring virtio virtio_pci_legacy_dev virtio_pci_modern_dev virtio_p
 done
 install -m 0755 tests/vm/init.sh "$root/init"
 install -m 0644 tests/vm/tests.sh tests/vm/tests-daemon.sh tests/vm/tests-thrash.sh \
-	tests/vm/tests-flood.sh "$root/"
+	tests/vm/tests-thrash-grid.sh tests/vm/tests-flood.sh "$root/"
 (cd "$root" && find . | cpio -o -H newc -R 0:0 --quiet) | gzip -1 >"$out/initramfs.cpio.gz"
 
 # A scratch disk the writers fill: a real block device and file system, so their dirty pages are
@@ -93,7 +95,7 @@ log=$out/serial.log
 qemu=(qemu-system-x86_64 -accel tcg -m 2048 -smp 2 -nodefaults -display none -no-reboot
 	-serial stdio -kernel "$kernel" -initrd "$out/initramfs.cpio.gz"
 	-drive "file=$out/disk.img,format=raw,if=virtio,cache=unsafe"
-	-append "console=ttyS0 loglevel=${VM_LOGLEVEL:-1} panic=-1 log_buf_len=8M vmtests=$tests vmflood=$flood vmruns=$runs${VM_OOMGUARD_ARGS:+ vmogargs=$VM_OOMGUARD_ARGS}${VM_CHURN_S:+ VM_CHURN_S=$VM_CHURN_S}")
+	-append "console=ttyS0 loglevel=${VM_LOGLEVEL:-1} panic=-1 log_buf_len=8M vmtests=$tests vmflood=$flood vmruns=$runs${VM_OOMGUARD_ARGS:+ vmogargs=$VM_OOMGUARD_ARGS}${VM_CHURN_S:+ VM_CHURN_S=$VM_CHURN_S}${VM_GRID_ONLY:+ vmgridonly=$VM_GRID_ONLY}")
 
 # The guest's memory lives in the qemu process: keep it in a host memory cgroup with a limit.
 . tests/lib/hostcg.sh
@@ -108,7 +110,7 @@ set +e
 	[ -n "$hostcg" ] && echo $BASHPID >"$hostcg/cgroup.procs"
 	echo $BASHPID >"$out/qemu.pid"
 	exec timeout -k 10 "$timeout_s" "${qemu[@]}" </dev/null
-) | tee "$log" | sed -u "s/\r$//" | grep --line-buffered -E "^(PASS|FAIL|SKIP|INFO|init:|tests:)"
+) | tee "$log" | sed -u "s/\r$//" | grep --line-buffered -E "^(PASS|FAIL|SKIP|INFO|GRID|init:|tests:)"
 rc=${PIPESTATUS[0]}
 set -e
 elapsed=$(($(date +%s) - start))

@@ -8,12 +8,6 @@
 
 THRASH_TESTS="daemon-thrash-v2 daemon-stream-v2 daemon-thrash-machine daemon-stream-machine
 	daemon-churn-v2"
-# The daemon's log: its first kill, the highest count of rounds without progress its debug
-# lines show, and (a sed script) a line's time of day to the tenth of a second.
-first_kill() { grep ' kill scope=' "$OG_LOG" | head -n 1 | cut -c1-200; }
-peak_count() { sed -n 's/.* round.* loops=\([0-9]*\) .*/\1/p' "$OG_LOG" | sort -n | tail -n 1; }
-TIME_OF_LINE='s/^[^T]*T\([0-9:]*\.[0-9]\).*/\1/'
-
 # thrash_file MIB: a fresh file on the scratch disk, out of the page cache, with no shadow
 # entries (it was never evicted: written, synced, dropped).
 thrash_file() {
@@ -70,19 +64,6 @@ thrash_run() {
 	info "$tname: onset $(secs $((${onset_cs:-0} - t0))) s after the start, kill" \
 		"$([ -n "$kill_cs" ] && [ -n "$onset_cs" ] && secs $((kill_cs - onset_cs)) || echo -) s after it"
 	grep ' oom scope=\| reads ' "$OG_LOG" | head -n 2 | cut -c1-300 | sed "s/^/INFO $tname: log: /"
-}
-
-# io_group NAME MEMORY_MAX RBPS: a fresh group (memory.max "" for none) whose reads from the
-# disk io.max throttles to RBPS; its path in cg. Fails (and says why: FAIL or SKIP) for $name.
-io_group() {
-	echo "+io" >"$CG/cgroup.subtree_control" 2>/dev/null
-	cg=$(cg_new "$1") || { fail $name "cannot create a cgroup"; return 1; }
-	[ -z "$2" ] || echo "$2" >"$cg/memory.max"
-	if ! echo "$(cat /sys/block/vda/dev) rbps=$3" >"$cg/io.max"; then
-		skip $name "no io.max here"
-		cg_del "$cg"
-		return 1
-	fi
 }
 
 test_thrash_v2() {

@@ -102,6 +102,25 @@ og_stop() {
 	og_rc=$?
 }
 
+# The daemon's log: its first kill, the highest count of rounds without progress its debug
+# lines show, and (a sed script) a line's time of day to the tenth of a second.
+first_kill() { grep ' kill scope=' "$OG_LOG" | head -n 1 | cut -c1-200; }
+peak_count() { sed -n 's/.* round.* loops=\([0-9]*\) .*/\1/p' "$OG_LOG" | sort -n | tail -n 1; }
+TIME_OF_LINE='s/^[^T]*T\([0-9:]*\.[0-9]\).*/\1/'
+
+# io_group NAME MEMORY_MAX RBPS: a fresh group (memory.max "" for none) whose reads from the
+# disk io.max throttles to RBPS; its path in cg. Fails (and says why: FAIL or SKIP) for $name.
+io_group() {
+	echo "+io" >"$CG/cgroup.subtree_control" 2>/dev/null
+	cg=$(cg_new "$1") || { fail $name "cannot create a cgroup"; return 1; }
+	[ -z "$2" ] || echo "$2" >"$cg/memory.max"
+	if ! echo "$(cat /sys/block/vda/dev) rbps=$3" >"$cg/io.max"; then
+		skip $name "no io.max here"
+		cg_del "$cg"
+		return 1
+	fi
+}
+
 # (a) The v2 memory controller is there with the files the daemon reads and writes.
 test_v2_files() {
 	name=v2-memory-files
@@ -220,6 +239,8 @@ fi
 if want thrash; then
 	. /tests-thrash.sh
 fi
+# the grid is long (about 25 minutes under TCG): only when named
+case ",$sel," in *,thrash-grid,*) . /tests-thrash-grid.sh ;; esac
 if want flood || want flood-oomguard; then
 	. /tests-flood.sh
 fi

@@ -1,0 +1,250 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# Sourced by tests.sh (selection `thrash-grid`, not part of `all`): the thrash grid of
+# bench/thrash-grid.sh in the scope kinds this host lacks, a v2 group and the whole machine, at
+# fewer points (TCG is slow): each line "GRID SCOPE KIND RATE OVER ANON MODE ONSET_S KILL_S
+# OUTCOME", then the cell's PASS or FAIL.
+#   thrash: a thrasher holds anon and rereads a file OVER % larger than the room left beside it,
+#     by read() or mmap, its reads throttled to RATE MiB/s through io.max (0: not throttled).
+#     Thrashing starts when its first pass ends; the kill must come within 3 s of that (2 s on
+#     the host; the guest runs under TCG) and not before. Outcomes: caught (<= 2 s), caught-3
+#     (2-3 s), late (3-10 s), missed, early (in the cold pass), kernel (the kernel's OOM killer
+#     took it first), nothrash (below).
+#   stream: a fresh file ten times the room, read once beside anon (30 s at most); fits: a
+#     rereading working set with 20 % of the room to spare (30 s): no kill (ok), else false or
+#     kernel.
+# The v2 cells run in a group with memory.max; the machine cells in a group that only throttles,
+# with the anon taking all of MemAvailable but the room. The machine's room is not a sharp
+# figure: what the page cache held at the end of a first pass was 11 MiB under to 32 MiB over
+# the room so set (5 December, one boot, 2 GiB), and beside anon of MemAvailable but 16 MiB a
+# 48 MiB file was reread from the cache in one boot and thrashed in the next. So the GRID line
+# gives what the scope held at the end of the first pass (held=MiB) and the refaults after it
+# (refaulted=MiB); a thrash cell that refaulted less than a quarter of its file in the 10 s after
+# its first pass and was not killed did not thrash: "nothrash", SKIP, not a miss.
+
+GRID_COLD_S=12 # a cold pass at a throttled rate takes about this long (as on the host)
+
+# grid_sizes RATE OVER ANON: "LIMIT FILE ANON" in MiB, as bench/thrash-grid.sh sizes a cell.
+grid_sizes() {
+	awk -v r="$1" -v o="$2" -v a="$3" -v c=$GRID_COLD_S 'BEGIN {
+		k = a / (100 - a); f1 = 1 + o / 100
+		if (r > 0) lim = r * c * (1 + f1 * k) / f1; else lim = 512
+		if (lim < 48) lim = 48
+		if (lim > 1024) lim = 1024
+		file = f1 * lim / (1 + f1 * k)
+		printf "%d %d %d\n", lim, file, file * k }'
+}
+
+# grid_file MIB: a fresh file on the scratch disk, out of the page cache.
+grid_file() {
+	rm -f "$VM_DISK/thrash" "$VM_DISK/stream"
+	dd if=/dev/zero of="$VM_DISK/$2" bs=1M count="$1" 2>/dev/null
+	sync
+	echo 3 >/proc/sys/vm/drop_caches
+}
+
+# grid_avail: MemAvailable in MiB, once it has settled: the largest of readings 0.5 s apart until
+# one is no larger than the one before (up to 5 s), so that a cell does not size its anon while
+# the cell before still gives back its memory.
+grid_avail() {
+	ga_best=0 ga_i=0
+	while [ $ga_i -lt 10 ]; do
+		ga_v=$(awk '$1 == "MemAvailable:" { print int($2 / 1024) }' /proc/meminfo)
+		[ "$ga_v" -le "$ga_best" ] && break
+		ga_best=$ga_v ga_i=$((ga_i + 1))
+		sleep 0.5
+	done
+	echo "$ga_best"
+}
+
+# The page cache the scope holds, MiB: the group's file pages (v2), the machine's file LRU.
+grid_held() {
+	if [ "$g_scope" = v2 ]; then
+		awk '$1 == "file" { printf "%d", $2 / 1048576 }' "$g_cg/memory.stat"
+	else
+		awk '$1 == "Active(file):" || $1 == "Inactive(file):" { k += $2 }
+			END { printf "%d", k / 1024 }' /proc/meminfo
+	fi
+}
+
+grid_dead() { [ ! -d "/proc/$1" ] || grep -q '^State:.*Z' "/proc/$1/status" 2>/dev/null; }
+
+# The kernel's OOM kills so far: of the group (v2) or of the machine.
+grid_kernel_kills() {
+	if [ "$g_scope" = v2 ]; then field "$g_cg/memory.events" oom_kill; else field /proc/vmstat oom_kill; fi
+}
+
+# The file refaults so far: of the group (v2) or of the machine.
+grid_refaults() {
+	if [ "$g_scope" = v2 ]; then
+		field "$g_cg/memory.stat" workingset_refault_file
+	else
+		field /proc/vmstat workingset_refault_file
+	fi
+}
+
+# grid_cell SCOPE KIND RATE OVER ANON MODE: one cell, one GRID line and one verdict.
+grid_cell() {
+	g_scope=$1 g_kind=$2 g_rate=$3 g_over=$4 g_anon=$5 g_mode=$6
+	name="grid-$g_scope-$g_kind-r$g_rate-o$g_over-a$g_anon-$g_mode"
+	why=""
+	# shellcheck disable=SC2046 # three numbers
+	set -- $(grid_sizes "$g_rate" "$g_over" "$g_anon")
+	lim=$1 file=$2 anon=$3
+	case $g_kind in
+	stream) lim=64 file=640 anon=$((64 * g_anon / 100)) ;;
+	fits) lim=256 anon=$((256 * g_anon / 100)) file=$(((256 - 256 * g_anon / 100) * 8 / 10)) ;;
+	esac
+	m=""
+	[ "$g_mode" = mmap ] && m=-m
+	fname=thrash
+	[ "$g_kind" = stream ] && fname=stream
+	grid_file "$file" $fname
+	rbps=$((g_rate * 1048576))
+	[ "$g_rate" = 0 ] && rbps=max
+	if [ "$g_scope" = v2 ]; then
+		io_group oomguard-test-grid "${lim}M" "$rbps" || return
+		scope_args="--cgroup $cg"
+	else
+		io_group oomguard-test-grid "" "$rbps" || return
+		avail=$(grid_avail)
+		anon=$((avail - (lim - anon)))
+		scope_args=--machine
+	fi
+	g_cg=$cg
+	: >"$OG_LOG"
+	# shellcheck disable=SC2086 # scope_args is two words on purpose
+	og_start $scope_args --log-level debug ||
+		{ fail $name "oomguard run exited at once: $(tail -n 3 "$OG_LOG")"; cg_del "$cg"; return; }
+	k0=$(grid_kernel_kills)
+	: >/tmp/grid.out
+	if [ "$g_kind" = stream ]; then
+		rm -rf "$READY" && mkdir -p "$READY"
+		spawn "$cg" vm_eater "$anon" "$READY"
+		holder=$!
+		wait_ready $holder 120 || why="$why the eater did not start;"
+		if [ "$g_mode" = mmap ]; then
+			spawn "$cg" thrasher -m -k -p 1 -i 1000 "$VM_DISK/$fname" >/tmp/grid.out 2>&1
+		else
+			spawn "$cg" dd if="$VM_DISK/$fname" of=/dev/null bs=1M >/tmp/grid.out 2>&1
+		fi
+	else
+		holder=""
+		spawn "$cg" thrasher $m -k -a "${anon}M" -i 1000 "$VM_DISK/$fname" >/tmp/grid.out 2>&1
+	fi
+	thr=$!
+	onset="" kill_t="" t0=$(now_cs) limit_cs=3000 held="" r0=0
+	[ "$g_kind" = thrash ] && limit_cs=24000
+	while [ $(($(now_cs) - t0)) -lt $limit_cs ]; do
+		if [ -z "$onset" ] && [ "$g_kind" = thrash ] && grep -q '^pass 1 ' /tmp/grid.out; then
+			onset=$(now_cs) limit_cs=$(($(now_cs) - t0 + 1000)) r0=$(grid_refaults)
+			held=$(grid_held)
+		fi
+		if grep -q " kill scope=" "$OG_LOG" || grid_dead "$thr" ||
+			{ [ -n "$holder" ] && grid_dead "$holder"; }; then
+			kill_t=$(now_cs)
+			break
+		fi
+		sleep 0.1
+	done
+	refaulted=-
+	[ -n "$onset" ] && refaulted=$((($(grid_refaults) - r0) / 256))
+	grid_dead "$thr" || [ -n "$kill_t" ] || [ "$g_kind" = stream ] || [ "$g_kind" = fits ] ||
+		kill -9 "$thr" 2>/dev/null
+	[ "$g_kind" = stream ] && ! grid_dead "$thr" && kill -9 "$thr" 2>/dev/null
+	[ "$g_kind" = fits ] && kill -9 "$thr" 2>/dev/null
+	[ -n "$holder" ] && kill -9 "$holder" 2>/dev/null
+	wait "$thr" 2>/dev/null
+	[ -n "$holder" ] && wait "$holder" 2>/dev/null
+	by_og=0
+	grep -q " kill scope=" "$OG_LOG" && by_og=1
+	by_kernel=$(($(grid_kernel_kills) - k0))
+	[ -d "/proc/$og_pid" ] || why="$why oomguard died: $(tail -n 3 "$OG_LOG");"
+	og_stop
+	after="-"
+	[ -n "$kill_t" ] && [ -n "$onset" ] && after=$(secs $((kill_t - onset)))
+	case $g_kind in
+	thrash)
+		if [ $by_og = 0 ] && [ "$by_kernel" -gt 0 ]; then
+			out=kernel
+		elif [ -z "$onset" ] && [ $by_og = 1 ]; then
+			out=early
+		elif [ $by_og = 0 ] && [ -n "$onset" ] && [ "$refaulted" -lt $((file / 4)) ]; then
+			out=nothrash # the file was reread from the cache: the cell did not thrash
+		elif [ $by_og = 0 ]; then
+			out=missed
+		elif [ $((kill_t - onset)) -le 200 ]; then
+			out=caught
+		elif [ $((kill_t - onset)) -le 300 ]; then
+			out=caught-3
+		else
+			out=late
+		fi
+		case $out in
+		caught | caught-3 | nothrash) ;;
+		*) why="$why $out ($after s after the first pass);" ;;
+		esac
+		;;
+	*)
+		if [ $by_og = 1 ]; then
+			out=false
+			why="$why oomguard killed: $(first_kill);"
+		elif [ "$by_kernel" -gt 0 ]; then
+			out=kernel
+		else
+			out=ok
+		fi
+		;;
+	esac
+	echo "GRID $g_scope $g_kind $g_rate $g_over $g_anon $g_mode" \
+		"$([ -n "$onset" ] && secs $((onset - t0)) || echo -) $after $out" \
+		"lim=$lim file=$file anon=$anon count=$(peak_count) held=${held:--}" \
+		"refaulted=$refaulted"
+	info "$name: reader's last line: $(grep -v '^ready' /tmp/grid.out | tail -n 1 | cut -c1-120);" \
+		"passes $(grep -c '^pass ' /tmp/grid.out)$([ "$g_scope" = v2 ] || echo "; MemAvailable before: $avail MiB")"
+	[ -z "$why" ] || grep ' round' "$OG_LOG" | tail -n 3 | sed 's/^.*scope=[^ ]* //' |
+		cut -c1-600 | sed "s/^/INFO $name: round: /"
+	cg_del "$cg"
+	rm -f "$VM_DISK/$fname"
+	if [ "$out" = nothrash ]; then
+		skip "$name" "the file was reread from the cache ($refaulted MiB refaulted after the first pass): no thrash to catch"
+	else
+		verdict "$name" "$why"
+	fi
+}
+
+# The cells (fewer than the host's: a cell takes 30-60 s under TCG).
+grid_cells() {
+	for s in machine v2; do
+		for r in 4 0; do
+			for o in 10 200; do
+				for m in read mmap; do echo "$s thrash $r $o 50 $m"; done
+			done
+		done
+	done
+	echo "v2 thrash 4 50 10 read"
+	echo "v2 thrash 4 50 90 read"
+	for r in 4 0; do
+		for m in read mmap; do
+			echo "machine stream $r 0 50 $m"
+			echo "v2 stream $r 0 50 $m"
+			echo "v2 stream $r 0 90 $m"
+		done
+	done
+	echo "machine fits 0 0 50 read"
+	for m in read mmap; do echo "v2 fits 0 0 50 $m"; done
+}
+
+if ! og_built; then
+	skip thrash-grid "daemon not built"
+elif [ -z "${VM_DISK:-}" ]; then
+	skip thrash-grid "no scratch disk"
+else
+	info "thrash-grid: read_ahead_kb $(cat /sys/block/vda/queue/read_ahead_kb)"
+	# vmgridonly (kernel command line): only the cells matching this extended regular expression
+	grid_cells | grep -E "${vmgridonly:-.}" >/tmp/grid.cells
+	# the cells on fd 3: what a cell starts reads nothing of them
+	while read -r c <&3; do
+		# shellcheck disable=SC2086 # a cell is a word list
+		grid_cell $c
+	done 3</tmp/grid.cells
+fi
