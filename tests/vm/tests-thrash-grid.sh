@@ -221,6 +221,10 @@ grid_cells() {
 			done
 		done
 	done
+	# the machine's room moves by tens of MiB: 10 % over is at its edge, 50 % less so
+	for r in 4 0; do
+		for m in read mmap; do echo "machine thrash $r 50 50 $m"; done
+	done
 	echo "v2 thrash 4 50 10 read"
 	echo "v2 thrash 4 50 90 read"
 	for r in 4 0; do
@@ -239,6 +243,9 @@ if ! og_built; then
 elif [ -z "${VM_DISK:-}" ]; then
 	skip thrash-grid "no scratch disk"
 else
+	# vmreadahead (kernel command line): the scratch disk's read-ahead in KiB for the grid
+	[ -z "${vmreadahead:-}" ] || echo "$vmreadahead" >/sys/block/vda/queue/read_ahead_kb ||
+		info "thrash-grid: read_ahead_kb $vmreadahead refused"
 	info "thrash-grid: read_ahead_kb $(cat /sys/block/vda/queue/read_ahead_kb)"
 	# vmgridonly (kernel command line): only the cells matching this extended regular expression
 	grid_cells | grep -E "${vmgridonly:-.}" >/tmp/grid.cells

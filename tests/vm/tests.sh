@@ -239,7 +239,7 @@ fi
 if want thrash; then
 	. /tests-thrash.sh
 fi
-# the grid is long (about 25 minutes under TCG): only when named
+# the grid is long (about 11 minutes under TCG): only when named
 case ",$sel," in *,thrash-grid,*) . /tests-thrash-grid.sh ;; esac
 if want flood || want flood-oomguard; then
 	. /tests-flood.sh
