@@ -5,13 +5,15 @@
 #include <string.h>
 
 /* A room of few read-ahead windows whose long share stays under its bound, or whose span
- * (@read pages) still has fresh pages among its reads (progress.h). */
+ * (@read pages) still has fresh pages among its reads; or a room under one window, where
+ * nothing read can be told from read-ahead evicted before use (progress.h). */
 static bool readahead_over_room(const struct round_sample *s, const struct progress_params *p,
 				uint64_t read)
 {
 	return p->readahead_pages && s->file_pages &&
 	       s->file_pages < PROGRESS_RA_ROOM_WINDOWS * p->readahead_pages &&
-	       (s->long_refaulted_pages * 1000 < s->long_read_pages * PROGRESS_RA_SHARE_PERMILLE ||
+	       (s->file_pages < p->readahead_pages ||
+		s->long_refaulted_pages * 1000 < s->long_read_pages * PROGRESS_RA_SHARE_PERMILLE ||
 		s->span_refaulted_pages * 1000 < read * PROGRESS_RA_SPAN_PERMILLE);
 }
 
@@ -109,6 +111,16 @@ static bool demand_flat(const struct round_sample *s)
 	       s->recent_demand_grown_pages * PROGRESS_DEMAND_SHARE_DIV < s->recent_refaulted_pages;
 }
 
+/* A room of few read-ahead windows where reads take more memory than anything else (anon +
+ * swap grew by fewer pages than the span read): its memory stall is the reclaim its own
+ * read-ahead needs, no sign of thrashing (progress.h, rule 5). */
+static bool readahead_reclaim(const struct round_sample *s, const struct progress_params *p)
+{
+	return p->readahead_pages && s->file_pages &&
+	       s->file_pages < PROGRESS_RA_ROOM_WINDOWS * p->readahead_pages && s->has_demand &&
+	       s->recent_demand_grown_pages < s->span_read_pages;
+}
+
 static const char *hold_reason(enum thrash_state t)
 {
 	switch (t) {
@@ -160,7 +172,8 @@ void progress_round(const struct round_sample *s, const struct progress_params *
 		goto out;
 	}
 	stalled = s->has_stall_usec && s->interval_usec &&
-		  s->stall_usec * 1000 > s->interval_usec * p->stall_bound_permille;
+		  s->stall_usec * 1000 > s->interval_usec * p->stall_bound_permille &&
+		  !readahead_reclaim(s, p);
 	/* 4. */
 	if ((!stalled || (r.thrash == THRASH_WRITEBACK && demand_flat(s))) &&
 	    (r.thrash == THRASH_MIXED || r.thrash == THRASH_STALE ||

@@ -82,6 +82,13 @@
  * about one half); a stream on a fast disk has read-ahead evicted before use all the time, a
  * long share of 67-90 %, but fresh pages in every span (spans of 67-88 % refaults, measured by
  * read() and mmap unthrottled: docs/daemon-design.md "Read-ahead larger than the room").
+ * In a room under one window even that is gone: each window is evicted, in part, before it is
+ * used, read again, and evicted again, so a stream read once rereads every page several times
+ * (measured in the guest's v2 grid at 8 MiB read-ahead, 5 December: an mmap stream beside 57
+ * MiB of anon in 64 MiB, 5.7 MiB of file pages, spans of 100 % refaults and a long share of
+ * 922 per mille; the anon holder was killed). There a span that says thrashing always holds.
+ * A loop in such a room is not caught by its reads; PSI still judges it where demand grows
+ * (rule 5), and the kernel's own OOM killer where its charges fail.
  *
  * Refaults long past: the span reaches back up to PROGRESS_SPAN_MAX_USEC so that a slow disk's
  * batches, seconds apart, are judged together; it also carries a burst of refaults over the
@@ -302,6 +309,17 @@ enum thrash_state progress_thrash(const struct round_sample *s, const struct pro
  *      11,000-12,000 refaults in 3 s; the reader was killed on rounds over the bound). In the
  *      floods the eaters' anon (or the swap it went to) grows by thousands of pages a second.
  *   5. PSI some over @stall_bound_permille of the interval: no progress, whatever was freed.
+ *      Except in a room of fewer than PROGRESS_RA_ROOM_WINDOWS read-ahead windows where reads
+ *      take more memory than anything else (@has_demand, and anon + swap grew by fewer pages
+ *      than @span_read_pages): there each read-ahead batch must first reclaim the room, the
+ *      reader stalls in that reclaim whether it loops or streams, and the stall says nothing
+ *      (rules 4 and 6 judge the round, as in a v1 group, which has no PSI). Measured in the
+ *      guest's v2 grid at 8 MiB read-ahead (tests/vm thrash-grid, 5 December): a 640 MiB file
+ *      read once by dd at 4 MiB/s beside 57 MiB of anon in 64 MiB (6 MiB of file pages)
+ *      stalled 882-902 ms of every 1,000 with 79-91 refaults among 1,605-1,984 pages read
+ *      (dd's own 1 MiB buffer: 256 pages of demand), and was killed; the cold first pass of a
+ *      48 MiB file beside 48 of anon in 64 MiB stalled 745 ms a second and was killed 1.1 s
+ *      into it. In the floods the eaters' anon grows by thousands of pages a second.
  *   6. With a reclaim counter (machine, v2): reclaimed minus refaulted, progress when positive;
  *      undone by at least @refault_min_pages refaults beside a writer's churn (the writer test
  *      of progress_thrash(), whatever the share says), the count is held (measured in the

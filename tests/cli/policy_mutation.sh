@@ -81,6 +81,11 @@ progress.c	s@r.reclaimed_pages = reclaimed;@@	reclaim figure not reported
 progress.c	s@reclaimed > s->refaulted_pages ? reclaimed - s->refaulted_pages : 0;@reclaimed;@	refaults not taken off
 progress.c	s@reclaimed > s->refaulted_pages ? reclaimed - s->refaulted_pages : 0;@reclaimed - s->refaulted_pages;@	net not floored at 0
 progress.c	s@s->has_stall_usec && @@	unmeasured stall used
+progress.c	s@\t\t  !readahead_reclaim(s, p);@\t\t  1;@	read-ahead room stall counted
+progress.c	s@ s->has_demand \&\&$@@	read-ahead room without demand
+progress.c	s@(s->file_pages < p->readahead_pages ||@(s->file_pages <= p->readahead_pages ||@	one-window room bound off by one
+progress.c	s@(s->file_pages < p->readahead_pages ||@(0 ||@	one-window room not held
+progress.c	s@s->recent_demand_grown_pages < s->span_read_pages@s->recent_demand_grown_pages <= s->span_read_pages@	read-ahead room demand bound off by one
 progress.c	s@s->interval_usec &&@1 \&\&@	empty interval not guarded
 progress.c	s@s->stall_usec \* 1000 >@s->stall_usec * 1000 >=@	stall bound > made >=
 progress.c	s@s->stall_usec \* 1000 >@s->stall_usec * 100 >@	stall bound read as percent
