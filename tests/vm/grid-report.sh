@@ -28,7 +28,7 @@ echo "pass ended (MiB); *over held*: how much the file exceeds it; *refaulted*: 
 echo "after it (MiB). The machine's room is not a sharp figure (the grid's script says why): its"
 echo "*over* is what the anon was sized for, *over held* what the cell got."
 echo
-echo "| scope | thrash cells | caught (<= 2 s) | caught in 2-3 s | late, missed, early | kernel first | did not thrash | must-not cells | false kills | kernel kills |"
+echo "| scope | thrash cells | caught (<= 2 s) | caught in 2-3 s | late, missed, early, unthrashed | kernel first | did not thrash | must-not cells | false kills | kernel kills |"
 echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 echo "$lines" | awk '{
 	s = $2; scopes[s] = 1; o = $10

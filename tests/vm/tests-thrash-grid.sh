@@ -8,7 +8,8 @@
 #     Thrashing starts when its first pass ends; the kill must come within 3 s of that (2 s on
 #     the host; the guest runs under TCG) and not before. Outcomes: caught (<= 2 s), caught-3
 #     (2-3 s), late (3-10 s), missed, early (in the cold pass), kernel (the kernel's OOM killer
-#     took it first), nothrash (below).
+#     took it first), nothrash (below), unthrashed (killed after the first pass with fewer than
+#     256 pages refaulted since: it was reading from the cache, the kill was not for thrashing).
 #   stream: a fresh file ten times the room, read once beside anon (30 s at most); fits: a
 #     rereading working set with 20 % of the room to spare (30 s): no kill (ok), else false or
 #     kernel.
@@ -132,13 +133,18 @@ grid_cell() {
 		spawn "$cg" thrasher $m -k -a "${anon}M" -i 1000 "$VM_DISK/$fname" >/tmp/grid.out 2>&1
 	fi
 	thr=$!
-	onset="" kill_t="" t0=$(now_cs) limit_cs=3000 held="" r0=0
+	onset="" kill_t="" t0=$(now_cs) limit_cs=3000 held="" r0=0 r_last=$(grid_refaults)
+	r_now=$r_last
 	[ "$g_kind" = thrash ] && limit_cs=24000
 	while [ $(($(now_cs) - t0)) -lt $limit_cs ]; do
+		# r0: the refaults read before the last poll that did not see "pass 1" (the second
+		# pass's first read, a whole read-ahead window of refaults, is counted as it starts)
+		[ "$g_kind" = thrash ] && [ -z "$onset" ] && r_now=$(grid_refaults)
 		if [ -z "$onset" ] && [ "$g_kind" = thrash ] && grep -q '^pass 1 ' /tmp/grid.out; then
-			onset=$(now_cs) limit_cs=$(($(now_cs) - t0 + 1000)) r0=$(grid_refaults)
+			onset=$(now_cs) limit_cs=$(($(now_cs) - t0 + 1000)) r0=$r_last
 			held=$(grid_held)
 		fi
+		[ "$g_kind" = thrash ] && r_last=$r_now
 		if grep -q " kill scope=" "$OG_LOG" || grid_dead "$thr" ||
 			{ [ -n "$holder" ] && grid_dead "$holder"; }; then
 			kill_t=$(now_cs)
@@ -146,8 +152,8 @@ grid_cell() {
 		fi
 		sleep 0.1
 	done
-	refaulted=-
-	[ -n "$onset" ] && refaulted=$((($(grid_refaults) - r0) / 256))
+	refaulted=- rf_pages=0
+	[ -n "$onset" ] && rf_pages=$(($(grid_refaults) - r0)) && refaulted=$((rf_pages / 256))
 	grid_dead "$thr" || [ -n "$kill_t" ] || [ "$g_kind" = stream ] || [ "$g_kind" = fits ] ||
 		kill -9 "$thr" 2>/dev/null
 	[ "$g_kind" = stream ] && ! grid_dead "$thr" && kill -9 "$thr" 2>/dev/null
@@ -172,6 +178,8 @@ grid_cell() {
 			out=nothrash # the file was reread from the cache: the cell did not thrash
 		elif [ $by_og = 0 ]; then
 			out=missed
+		elif [ "$rf_pages" -lt 256 ]; then
+			out=unthrashed # killed after its first pass, which it reread from the cache
 		elif [ $((kill_t - onset)) -le 200 ]; then
 			out=caught
 		elif [ $((kill_t - onset)) -le 300 ]; then
@@ -201,8 +209,13 @@ grid_cell() {
 		"refaulted=$refaulted"
 	info "$name: reader's last line: $(grep -v '^ready' /tmp/grid.out | tail -n 1 | cut -c1-120);" \
 		"passes $(grep -c '^pass ' /tmp/grid.out)$([ "$g_scope" = v2 ] || echo "; MemAvailable before: $avail MiB")"
-	[ -z "$why" ] || grep ' round' "$OG_LOG" | tail -n 3 | sed 's/^.*scope=[^ ]* //' |
-		cut -c1-600 | sed "s/^/INFO $name: round: /"
+	if [ $by_og = 1 ]; then # the rounds that made the verdict
+		grep ' round\| kill scope=' "$OG_LOG" | grep -B 2 -m 1 ' kill scope=' | head -n 2 |
+			sed 's/^.*scope=[^ ]* //' | cut -c1-600 | sed "s/^/INFO $name: round before the kill: /"
+	elif [ -n "$why" ]; then
+		grep ' round' "$OG_LOG" | tail -n 3 | sed 's/^.*scope=[^ ]* //' | cut -c1-600 |
+			sed "s/^/INFO $name: round: /"
+	fi
 	cg_del "$cg"
 	rm -f "$VM_DISK/$fname"
 	if [ "$out" = nothrash ]; then
