@@ -4,14 +4,20 @@
 
 #include <string.h>
 
+/* The scope's file pages are fewer than PROGRESS_RA_ROOM_WINDOWS read-ahead windows. */
+static bool small_room(const struct round_sample *s, const struct progress_params *p)
+{
+	return p->readahead_pages && s->file_pages &&
+	       s->file_pages < PROGRESS_RA_ROOM_WINDOWS * p->readahead_pages;
+}
+
 /* A room of few read-ahead windows whose long share stays under its bound, or whose span
  * (@read pages) still has fresh pages among its reads; or a room under one window, where
  * nothing read can be told from read-ahead evicted before use (progress.h). */
 static bool readahead_over_room(const struct round_sample *s, const struct progress_params *p,
 				uint64_t read)
 {
-	return p->readahead_pages && s->file_pages &&
-	       s->file_pages < PROGRESS_RA_ROOM_WINDOWS * p->readahead_pages &&
+	return small_room(s, p) &&
 	       (s->file_pages < p->readahead_pages ||
 		s->long_refaulted_pages * 1000 < s->long_read_pages * PROGRESS_RA_SHARE_PERMILLE ||
 		s->span_refaulted_pages * 1000 < read * PROGRESS_RA_SPAN_PERMILLE);
@@ -116,8 +122,7 @@ static bool demand_flat(const struct round_sample *s)
  * read-ahead needs, no sign of thrashing (progress.h, rule 5). */
 static bool readahead_reclaim(const struct round_sample *s, const struct progress_params *p)
 {
-	return p->readahead_pages && s->file_pages &&
-	       s->file_pages < PROGRESS_RA_ROOM_WINDOWS * p->readahead_pages && s->has_demand &&
+	return small_room(s, p) && s->has_demand &&
 	       s->recent_demand_grown_pages < s->span_read_pages;
 }
 

@@ -82,7 +82,7 @@ progress.c	s@reclaimed > s->refaulted_pages ? reclaimed - s->refaulted_pages : 0
 progress.c	s@reclaimed > s->refaulted_pages ? reclaimed - s->refaulted_pages : 0;@reclaimed - s->refaulted_pages;@	net not floored at 0
 progress.c	s@s->has_stall_usec && @@	unmeasured stall used
 progress.c	s@\t\t  !readahead_reclaim(s, p);@\t\t  1;@	read-ahead room stall counted
-progress.c	s@ s->has_demand \&\&$@@	read-ahead room without demand
+progress.c	s@small_room(s, p) \&\& s->has_demand \&\&@small_room(s, p) \&\&@	read-ahead room without demand
 progress.c	s@(s->file_pages < p->readahead_pages ||@(s->file_pages <= p->readahead_pages ||@	one-window room bound off by one
 progress.c	s@(s->file_pages < p->readahead_pages ||@(0 ||@	one-window room not held
 progress.c	s@s->recent_demand_grown_pages < s->span_read_pages@s->recent_demand_grown_pages <= s->span_read_pages@	read-ahead room demand bound off by one
