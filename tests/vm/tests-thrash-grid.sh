@@ -35,7 +35,8 @@ grid_sizes() {
 		printf "%d %d %d\n", lim, file, file * k }'
 }
 
-# grid_file MIB: a fresh file on the scratch disk, out of the page cache.
+# grid_file MIB NAME: a fresh file of MIB MiB on the scratch disk ($VM_DISK/NAME; the other
+# one removed), out of the page cache.
 grid_file() {
 	rm -f "$VM_DISK/thrash" "$VM_DISK/stream"
 	dd if=/dev/zero of="$VM_DISK/$2" bs=1M count="$1" 2>/dev/null
