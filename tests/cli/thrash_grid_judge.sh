@@ -8,7 +8,8 @@
 # kernel's own memcg OOM killer took in its first pass (the group's oom_kill count) is "kernel"
 # (it was "early", a false kill the daemon never made), counted as kernel first. Needs the blkio
 # controller and the tools. Called from the run's directory with relative paths, which name
-# files from there (they were taken from the tree's top).
+# files from there (they were taken from the tree's top). A run of some cells (--only) writes
+# its report beside its results.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib/test.sh
@@ -96,4 +97,12 @@ grep -q '^| earlyoom | 1 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 1 | - | - |$' "$d/r.md" |
 	fail "report: earlyoom's cell not counted as not judged: $(grep '^| earlyoom |' "$d/r.md")"
 grep -q '^| stream 4MiB/s anon50% read | - | - | error |$' "$d/r.md" ||
 	fail "report: the stream cell: $(grep '^| stream' "$d/r.md")"
+# a run of some cells (--only) without --report writes its report beside its results, not over
+# the tree's docs/bench-thrash.md (it did)
+before=$(git hash-object docs/bench-thrash.md)
+out=$(cd "$d" && "$OLDPWD/bench/thrash-grid.sh" --rejudge . --only '^thrash' 2>&1) ||
+	fail "thrash-grid.sh --rejudge --only: $out"
+[ -s "$d/report.md" ] || fail "--only without --report: no report.md beside the results"
+[ "$(git hash-object docs/bench-thrash.md)" = "$before" ] ||
+	fail "--only without --report rewrote docs/bench-thrash.md (git checkout it)"
 exit 0

@@ -155,10 +155,7 @@ grid_cell() {
 	done
 	refaulted=- rf_pages=0
 	[ -n "$onset" ] && rf_pages=$(($(grid_refaults) - r0)) && refaulted=$((rf_pages / 256))
-	grid_dead "$thr" || [ -n "$kill_t" ] || [ "$g_kind" = stream ] || [ "$g_kind" = fits ] ||
-		kill -9 "$thr" 2>/dev/null
-	[ "$g_kind" = stream ] && ! grid_dead "$thr" && kill -9 "$thr" 2>/dev/null
-	[ "$g_kind" = fits ] && kill -9 "$thr" 2>/dev/null
+	grid_dead "$thr" || kill -9 "$thr" 2>/dev/null # at the end, or dying of a kill already
 	[ -n "$holder" ] && kill -9 "$holder" 2>/dev/null
 	wait "$thr" 2>/dev/null
 	[ -n "$holder" ] && wait "$holder" 2>/dev/null
