@@ -6,8 +6,11 @@
 // it does no file I/O but those reads and its output (a tmpfs file), so a machine that stalls
 // everything else still gets its samples.
 // With -g FILE DIR...: every sample also prints to FILE, for each cgroup directly under each DIR,
-// "MS PATH some_total_us full_total_us" from its memory.pressure (who stalls: the offender's
-// unit, or the others too).
+// "MS PATH some_total_us full_total_us io_some_us cpu_some_us refault_file refault_anon": its
+// memory.pressure, the `some` totals of its io.pressure and cpu.pressure, and the
+// workingset_refault_file and _anon of its memory.stat (-1 where a file or key is missing): who
+// stalls, on what (the offender's unit, or the others too; a bystander waiting for memory, for
+// its own reads or writes, or for a CPU), and who reads its pages back.
 // Stops on SIGTERM. Usage: mb_sample [-g FILE DIR...]
 #include <dirent.h>
 #include <signal.h>
@@ -48,6 +51,15 @@ static long long field(const char *text, const char *key)
 	return p ? strtoll(p + strlen(key), NULL, 10) : -1;
 }
 
+/* some_total() - the `some` total of the pressure file @dir/@name, or -1. */
+static long long some_total(const char *dir, const char *name, char *buf, size_t len)
+{
+	char path[4096];
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	return read_file(path, buf, len) > 0 ? field(buf, "total=") : -1;
+}
+
 /* groups() - one line per cgroup under each of @dirs (NULL-ended) to @out, at @ms. */
 static void groups(FILE *out, char **dirs, long long ms, char *buf, size_t len)
 {
@@ -60,6 +72,7 @@ static void groups(FILE *out, char **dirs, long long ms, char *buf, size_t len)
 		if (!d)
 			continue;
 		while ((e = readdir(d))) {
+			long long some, full, io, cpu, rf = -1, ra = -1;
 			const char *f;
 
 			if (e->d_type != DT_DIR || e->d_name[0] == '.')
@@ -68,8 +81,18 @@ static void groups(FILE *out, char **dirs, long long ms, char *buf, size_t len)
 			if (read_file(path, buf, len) <= 0)
 				continue;
 			f = strstr(buf, "full");
-			fprintf(out, "%lld %s/%s %lld %lld\n", ms, *dirs, e->d_name,
-				field(buf, "total="), f ? field(f, "total=") : -1);
+			some = field(buf, "total=");
+			full = f ? field(f, "total=") : -1;
+			snprintf(path, sizeof(path), "%s/%s", *dirs, e->d_name);
+			io = some_total(path, "io.pressure", buf, len);
+			cpu = some_total(path, "cpu.pressure", buf, len);
+			snprintf(path, sizeof(path), "%s/%s/memory.stat", *dirs, e->d_name);
+			if (read_file(path, buf, len) > 0) {
+				rf = field(buf, "\nworkingset_refault_file ");
+				ra = field(buf, "\nworkingset_refault_anon ");
+			}
+			fprintf(out, "%lld %s/%s %lld %lld %lld %lld %lld %lld\n", ms, *dirs, e->d_name,
+				some, full, io, cpu, rf, ra);
 		}
 		closedir(d);
 	}

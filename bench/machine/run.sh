@@ -26,8 +26,9 @@
 #   MB_IO         the user's disk throttle: "RBPS WBPS RIOPS" (default "50M 50M 1000")
 #   MB_OOMGUARD_LOG_LEVEL  the guest oomguard's log_level (image.sh; default: as shipped)
 #   MB_OOMGUARD_CONF       lines added to the guest's oomguard.conf (image.sh)
-#   MB_PSI_GROUPS=1  the sampler also writes each unit's memory stall (out/psi-groups.log); off
-#                 by default: it reads some 30 files every 200 ms beside the workload
+#   MB_PSI_GROUPS=1  the sampler also writes each unit's stall (memory, io, cpu) and refaults
+#                 (out/psi-groups.log); off by default: it reads some 120 files every 200 ms beside
+#                 the workload
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 quick=0 contenders=kernel,oomguard,earlyoom,nohang,systemd-oomd

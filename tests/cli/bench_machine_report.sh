@@ -239,14 +239,19 @@ if cc -std=gnu11 -D_GNU_SOURCE -O1 -o "$d/mb_sample" bench/machine/mb_sample.c 2
 		echo "some avg10=0.00 avg60=0.00 avg300=0.00 total=1234"
 		echo "full avg10=0.00 avg60=0.00 avg300=0.00 total=567"
 	} >"$d/cg/app.scope/memory.pressure"
+	echo "some avg10=0.00 avg60=0.00 avg300=0.00 total=89" >"$d/cg/app.scope/io.pressure"
+	printf 'anon 4096\nworkingset_refault_anon 12\nworkingset_refault_file 345\n' \
+		>"$d/cg/app.scope/memory.stat"
 	"$d/mb_sample" -g "$d/groups" "$d/cg" "$d/nothere" >/dev/null &
 	sp=$!
 	sleep 0.5
 	kill "$sp"
 	wait "$sp"
-	awk -v p="$d/cg/app.scope" '$2 != p || $3 != 1234 || $4 != 567 { bad = 1 }
-		END { exit bad || !NR }' "$d/groups" ||
-		fail "mb_sample -g: want 'MS $d/cg/app.scope 1234 567' lines: $(head -n 2 "$d/groups")"
+	# io's some total, cpu.pressure missing (-1), the memory.stat refaults (file, anon)
+	awk -v p="$d/cg/app.scope" '$2 != p || $3 != 1234 || $4 != 567 || $5 != 89 || $6 != -1 ||
+		$7 != 345 || $8 != 12 || NF != 8 { bad = 1 } END { exit bad || !NR }' "$d/groups" ||
+		fail "mb_sample -g: want 'MS $d/cg/app.scope 1234 567 89 -1 345 12' lines:" \
+			"$(head -n 2 "$d/groups")"
 	"$d/mb_sample" -x 2>/dev/null && fail "mb_sample -x: want an error"
 else
 	fail "mb_sample does not build: $(cat "$d/cc")"
