@@ -150,7 +150,7 @@ void forker_step(struct sim *s, struct sim_task *t)
 	}
 	st = alloc_pages_step(s, t, GFP_KERNEL, order, &pfn, &delay);
 	if (st == ALLOC_WAIT) {
-		task_sleep(s, t, delay, t->runnable);
+		task_alloc_wait(s, t, 0, delay);
 		return;
 	}
 	if (st == ALLOC_OK) {

@@ -185,6 +185,7 @@ enum task_run {
  * @rs:         the retry rule's carried state
  * @rounds:     reclaim rounds so far
  * @start_usec: entry into the slow path
+ * @sleep_usec: of the last round's time (ALLOC_WAIT), what it slept after its CPU time
  */
 struct alloc_state {
 	bool active;
@@ -193,6 +194,7 @@ struct alloc_state {
 	struct retry_state rs;
 	unsigned long rounds;
 	uint64_t start_usec;
+	uint64_t sleep_usec;
 	bool last_oom_wait; /* the last round's OOM killer waited on an earlier victim */
 	enum compact_result compact_result; /* the last direct compaction's result */
 	struct compact_retry_state crs;     /* mainline's compaction feedback */
@@ -217,6 +219,7 @@ struct alloc_state {
  * @file:            writer: its current file index
  * @stop_usec:       writer: stop writing at this time (0: never)
  * @result:          hugetlb: pages obtained; locker: allocation-complete time
+ * @then_sleep_usec: the event pending ends a run on a CPU; then it sleeps this long (0: none)
  */
 struct sim_task {
 	enum task_kind kind;
@@ -242,6 +245,7 @@ struct sim_task {
 	int file;
 	uint64_t stop_usec;
 	unsigned long result;
+	uint64_t then_sleep_usec;
 };
 
 /* A writer's file: its page cache pages (link B). */
@@ -488,6 +492,8 @@ void task_step(struct sim *s, struct sim_task *t);
 void task_wake(struct sim *s, struct sim_task *t, uint64_t delay_usec);
 void task_set_runnable(struct sim *s, struct sim_task *t, bool runnable);
 void task_sleep(struct sim *s, struct sim_task *t, uint64_t delay_usec, bool cpu);
+void task_run_sleep(struct sim *s, struct sim_task *t, uint64_t run_usec, uint64_t sleep_usec);
+void task_alloc_wait(struct sim *s, struct sim_task *t, uint64_t run_usec, uint64_t delay_usec);
 void task_finish(struct sim *s, struct sim_task *t);
 void task_idle(struct sim *s, struct sim_task *t);
 uint64_t cpu_time(const struct sim *s, uint64_t nsec);

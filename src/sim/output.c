@@ -162,7 +162,8 @@ void sim_print_json(FILE *f, const struct sim_result *res)
 		else
 			fprintf(f, ",\"%s\":%s", rows[k].key, cell);
 	}
-	fprintf(f, ",\"page_events\":%" PRIu64 ",\"huge_hist\":{", res->page_events);
+	fprintf(f, ",\"page_events\":%" PRIu64 ",\"cpu_work_usec\":%" PRIu64 ",\"huge_hist\":{",
+		res->page_events, res->cpu_work_nsec / 1000);
 	for (unsigned int n = 0; n < SIM_HUGE_MAX; n++) {
 		if (!res->huge_hist[n])
 			continue;

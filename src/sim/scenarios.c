@@ -454,6 +454,7 @@ static void result_add(struct sim_result *sum, const struct sim_result *r)
 	sum->reaper_successes += r->reaper_successes;
 	sum->reaper_giveups += r->reaper_giveups;
 	sum->page_events += r->page_events;
+	sum->cpu_work_nsec += r->cpu_work_nsec;
 	sum->oom_reports += r->oom_reports;
 	sum->oom_lock_contended += r->oom_lock_contended;
 	sum->compaction_ready_rounds += r->compaction_ready_rounds;

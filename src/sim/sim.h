@@ -94,6 +94,8 @@ enum sim_outcome {
  *                      while its CPU's vmstat_update() was due (it waited behind it)
  * @wq_hold_max_usec:   the longest such wait of vmstat_update()
  * @page_events:        page allocations, frees, state changes (for the benchmark)
+ * @cpu_work_nsec:      CPU time of the tasks' work before the run queue stretched it: what the
+ *                      model's CPUs did, so at most NR_CPUS times @end_usec
  * @end_usec:           virtual time at the end
  */
 struct sim_result {
@@ -134,6 +136,7 @@ struct sim_result {
 	unsigned long wq_holds;
 	uint64_t wq_hold_max_usec;
 	uint64_t page_events;
+	uint64_t cpu_work_nsec;
 	uint64_t end_usec;
 };
 

@@ -328,7 +328,7 @@ got_pg:
 	return ALLOC_OK;
 retry:
 	*ret_cost_usec = cost + sleep;
-	task_set_runnable(s, t, sleep == 0);
+	a->sleep_usec = sleep; /* the caller runs the CPU time, then sleeps this */
 	return ALLOC_WAIT;
 }
 

@@ -34,6 +34,7 @@ uint64_t cpu_time(const struct sim *s, uint64_t nsec)
 	uint64_t share = s->nr_runnable > NR_CPUS ? s->nr_runnable : NR_CPUS;
 	uint64_t usec = nsec * share / NR_CPUS / 1000;
 
+	s->res->cpu_work_nsec += nsec;
 	return usec ? usec : 1;
 }
 
@@ -71,17 +72,10 @@ int task_create(struct sim *s, enum task_kind kind, const char *comm, unsigned l
 
 void task_wake(struct sim *s, struct sim_task *t, uint64_t delay_usec)
 {
+	t->then_sleep_usec = 0; /* a wake-up (a kill's) ends a sleep to come as well */
 	t->gen++;
 	t->run = TR_RUNNING;
 	event_push(s, s->now + delay_usec, EV_TASK, (int)(t - s->tasks), t->gen);
-}
-
-/* Whether the wait after an allocation batch is spent on a CPU. */
-static bool batch_on_cpu(const struct sim_task *t, enum alloc_status st)
-{
-	if (st == ALLOC_WAIT)
-		return t->runnable;
-	return st == ALLOC_OK;
 }
 
 /* Runs @t again after @delay_usec; @cpu says whether it spends them on a CPU. */
@@ -89,6 +83,40 @@ void task_sleep(struct sim *s, struct sim_task *t, uint64_t delay_usec, bool cpu
 {
 	task_set_runnable(s, t, cpu);
 	task_wake(s, t, delay_usec ? delay_usec : 1);
+}
+
+/* @t runs on a CPU for @run_usec (it counts in the run queue), then sleeps @sleep_usec (it does
+ * not), then runs its next step: a reclaim round's CPU time, then its throttle or its jiffy. */
+void task_run_sleep(struct sim *s, struct sim_task *t, uint64_t run_usec, uint64_t sleep_usec)
+{
+	if (!sleep_usec || !run_usec) {
+		task_sleep(s, t, run_usec + sleep_usec, !sleep_usec);
+		return;
+	}
+	task_sleep(s, t, run_usec, true);
+	t->then_sleep_usec = sleep_usec;
+}
+
+/* After an allocation that returned ALLOC_WAIT with @delay_usec: @run_usec of the task's own
+ * work and the round's CPU time on a CPU, then what the round slept. */
+void task_alloc_wait(struct sim *s, struct sim_task *t, uint64_t run_usec, uint64_t delay_usec)
+{
+	uint64_t slept = t->alloc.sleep_usec < delay_usec ? t->alloc.sleep_usec : delay_usec;
+
+	task_run_sleep(s, t, run_usec + delay_usec - slept, slept);
+}
+
+/* The wait after an allocation batch: @run_usec of work on a CPU, then the allocation's wait:
+ * a slow path round's (above), a failed fault's retry (asleep), a page's last round (on a CPU). */
+static void batch_wait(struct sim *s, struct sim_task *t, uint64_t run_usec, uint64_t delay_usec,
+		       enum alloc_status st)
+{
+	if (st == ALLOC_WAIT)
+		task_alloc_wait(s, t, run_usec, delay_usec);
+	else if (st == ALLOC_FAIL)
+		task_sleep(s, t, run_usec + FAULT_RETRY_USEC, false);
+	else
+		task_sleep(s, t, run_usec + delay_usec, true);
 }
 
 void task_finish(struct sim *s, struct sim_task *t)
@@ -220,9 +248,7 @@ static void eater_step(struct sim *s, struct sim_task *t)
 		batch = t->target_pages - t->done_pages;
 	n = alloc_batch(s, t, GFP_HIGHUSER_MOVABLE, batch, use_anon, &delay, &st);
 	t->done_pages += n;
-	if (st == ALLOC_FAIL)
-		delay = FAULT_RETRY_USEC;
-	task_sleep(s, t, cpu_time(s, n * FAULT_PAGE_NSEC) + delay, batch_on_cpu(t, st));
+	batch_wait(s, t, cpu_time(s, n * FAULT_PAGE_NSEC), delay, st);
 }
 
 /* writer: dd with 4 MiB blocks into a file of target_pages, rm, start over; dirty throttling. */
@@ -257,9 +283,7 @@ static void writer_step(struct sim *s, struct sim_task *t)
 		t->done_pages = 0;
 	}
 	bdev_kick(s);
-	if (st == ALLOC_FAIL)
-		delay = FAULT_RETRY_USEC;
-	task_sleep(s, t, cpu_time(s, n * WRITE_PAGE_NSEC) + delay, batch_on_cpu(t, st));
+	batch_wait(s, t, cpu_time(s, n * WRITE_PAGE_NSEC), delay, st);
 }
 
 /* GFP_ATOMIC alloc and free, every CHURN_PERIOD_USEC: each free resets pages_scanned. */
@@ -294,9 +318,7 @@ static void locker_step(struct sim *s, struct sim_task *t)
 	}
 	n = alloc_batch(s, t, GFP_KERNEL, LOCKER_BATCH_PAGES, use_kernel, &delay, &st);
 	t->done_pages += n;
-	if (st == ALLOC_FAIL)
-		delay = FAULT_RETRY_USEC;
-	task_sleep(s, t, cpu_time(s, n * FAULT_PAGE_NSEC) + delay, batch_on_cpu(t, st));
+	batch_wait(s, t, cpu_time(s, n * FAULT_PAGE_NSEC), delay, st);
 }
 
 /* alloc_fresh_huge_page() until the pool has target_pages or an allocation fails. */
@@ -328,13 +350,20 @@ static void hugetlb_step(struct sim *s, struct sim_task *t)
 		page_zone(s, pfn)->nr_huge += PAGEBLOCK_PAGES;
 		t->done_pages++;
 	}
-	task_sleep(s, t, delay + cpu_time(s, PAGEBLOCK_PAGES * 200ull), batch_on_cpu(t, st));
+	batch_wait(s, t, cpu_time(s, PAGEBLOCK_PAGES * 200ull), delay, st);
 }
 
 void task_step(struct sim *s, struct sim_task *t)
 {
 	uint64_t d;
 
+	/* Its run on a CPU is over: now the sleep, unless SIGKILL came during the run (the round's
+	 * own throttle came before its OOM call, and the jiffy after a kill is killable). */
+	if (t->then_sleep_usec && !t->killed) {
+		task_sleep(s, t, t->then_sleep_usec, false);
+		return;
+	}
+	t->then_sleep_usec = 0;
 	if (t->run == TR_EXITING) {
 		task_set_runnable(s, t, false);
 		task_exit_mm(s, t);

@@ -96,8 +96,8 @@ void kworker_step(struct sim *s, struct sim_task *t)
 	enum alloc_status st = alloc_pages_step(s, t, GFP_NOIO, 0, &pfn, &delay);
 
 	if (st == ALLOC_WAIT) {
-		kworker_hold(s, t->runnable); /* runnable: the round did not sleep */
-		task_sleep(s, t, delay, t->runnable);
+		kworker_hold(s, !t->alloc.sleep_usec); /* the round did not sleep */
+		task_alloc_wait(s, t, 0, delay);
 		return;
 	}
 	if (st == ALLOC_OK) {

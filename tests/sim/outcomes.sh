@@ -5,7 +5,8 @@
 # reaper giving up on a victim holding mmap_sem for write so that the next victim is chosen;
 # frag: premature OOM kills for order-2/3 requests under the rework, fewer under mainline;
 # flood --wq-stall (docs/sim.md, "Why the spread is inverted"): at seed 7 the disk events poll
-# holds its CPU's vmstat_update() and base hangs on the stale counter; the reworks complete.
+# holds its CPU's vmstat_update() and base hangs on the stale counter; the reworks complete;
+# no scenario's tasks do more work than the model's 2 CPUs can.
 set -u
 bin=${OOMGUARD_BIN:-./oomguard}
 rc=0
@@ -110,4 +111,16 @@ for rule in rework-v4 mainline; do
 done
 expect "flood --wq-stall rework-v4 seed 7: vmstat_updates held" "${held[rework-v4]}" -gt 0
 expect "flood --wq-stall mainline seed 7: vmstat_updates held" "${held[mainline]}" -eq 0
+# Two CPUs do at most two seconds of work a second: a task's reclaim round is on a CPU (and in
+# the run queue) for its CPU time, then sleeps its throttle or its jiffy. A model that kept a
+# round that ends in a sleep off the run queue for its whole length let base's flood, whose
+# rounds all end in a lost trylock's jiffy, do 10.3 CPUs' work (1,046 s in 101 s).
+for rule in base rework rework-v4 mainline; do
+	for args in "flood" "stuck-victim --no-reaper" "churn-livelock"; do
+		# shellcheck disable=SC2086 # the scenario and its options, split on purpose
+		j=$(sim $args --policy $rule)
+		expect "$args $rule: CPU work (us) within 2 CPUs' time ($(field "$j" end_usec) us, x2)" \
+			"$(field "$j" cpu_work_usec)" -le "$((2 * $(field "$j" end_usec)))"
+	done
+done
 exit $rc

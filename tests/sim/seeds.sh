@@ -10,7 +10,8 @@
 # that a change to the model that moves them is noticed (and, if they then meet the cover letter,
 # that the exemption is turned into a requirement); docs/sim.md says why they differ:
 #   - rework-v4 / base time of the last kill (cover letter 1.6-2.2; the model about 1.1)
-#   - spread across seeds (cover letter: base a third, patched 2 %; the model inverted). The stall
+#   - spread across seeds (cover letter: base a third, patched 2 %; the model: rework-v4 about
+#     2 %, base below it). The stall
 #     the cover letter blames, a work item holding vmstat_update() (--wq-stall), is modelled and
 #     off here: with it base either does not move or hangs (docs/sim.md, "The workqueue stall").
 # Runs the release build (./oomguard, what `make` ships): the sanitizer build takes a minute here.
@@ -25,7 +26,7 @@ COVER_HUGE_PCT=89 HUGE_TOL=20 # base 65.25 of 73 (89.4 %), patched 65.15 of 73 (
 SEEDS="1 2 3 4 5"
 # Exemptions, today's range: the ratio in hundredths, the spreads in tenths of a percent.
 RATIO_NOW_LO=100 RATIO_NOW_HI=120 COVER_RATIO_LO=160 COVER_RATIO_HI=220
-BASE_SPREAD_NOW_HI=10 V4_SPREAD_NOW_LO=5 V4_SPREAD_NOW_HI=50
+BASE_SPREAD_NOW_HI=20 V4_SPREAD_NOW_LO=5 V4_SPREAD_NOW_HI=50
 
 rc=0
 tmp=$(mktemp -d)

@@ -212,12 +212,61 @@ static void test_compaction(void **state)
 	sim_fixture_put(f);
 }
 
+/* The next event of task @idx (of its current generation), dropping the others. */
+static uint64_t next_event_of(struct sim *s, int idx)
+{
+	struct sim_event ev;
+
+	while (event_pop(s, &ev))
+		if (ev.kind == EV_TASK && ev.task == idx && ev.gen == s->tasks[idx].gen)
+			return ev.when;
+	fail_msg("no event of task %d", idx);
+	return 0;
+}
+
+/* A slow path round is on a CPU (in the run queue) for its CPU time, then asleep for its wait;
+ * a SIGKILL that came while it ran skips the sleep. */
+static void test_run_then_sleep(void **state)
+{
+	struct fixture *f = machine(false);
+	struct sim *s = &f->s;
+	int idx = task_create(s, TK_EATER, "eater", 1000, 0);
+	struct sim_task *t = &s->tasks[idx];
+	unsigned int others;
+
+	(void)state;
+	task_set_runnable(s, t, false);
+	others = s->nr_runnable;
+	s->now = 1000;
+	task_run_sleep(s, t, 300, 4000);
+	assert_true(t->runnable);
+	assert_int_equal(s->nr_runnable, others + 1);
+	assert_int_equal(next_event_of(s, idx), 1300);
+	s->now = 1300;
+	task_step(s, t); /* the run is over: the sleep */
+	assert_false(t->runnable);
+	assert_int_equal(s->nr_runnable, others);
+	assert_int_equal(t->then_sleep_usec, 0);
+	assert_int_equal(next_event_of(s, idx), 5300);
+
+	s->now = 6000;
+	task_run_sleep(s, t, 300, 4000);
+	task_kill(s, t); /* on a CPU: it notices when its run ends */
+	assert_int_equal(next_event_of(s, idx), 6300);
+	s->now = 6300;
+	task_step(s, t);
+	assert_int_equal(t->run, TR_EXITING); /* no sleep: it exits */
+	assert_int_equal(t->then_sleep_usec, 0);
+	sim_fixture_put(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_event_order),          cmocka_unit_test(test_shrink_zone),
 	    cmocka_unit_test(test_oom_waits_for_victim), cmocka_unit_test(test_reaper_reaps_anon),
 	    cmocka_unit_test(test_reaper_gives_up),      cmocka_unit_test(test_compaction),
+	    cmocka_unit_test(test_run_then_sleep),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

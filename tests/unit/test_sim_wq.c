@@ -98,7 +98,10 @@ static bool poll_on_full_machine(enum retry_rule rule)
 	assert_true(w->alloc.active); /* no page: still in the slow path */
 	assert_int_equal(w->alloc.rounds, 1);
 	held = s->wq_held;
-	assert_true(held == w->runnable);
+	assert_true(held == !w->alloc.sleep_usec); /* held: the round slept nothing */
+	/* the round's CPU time first, in the run queue; then what it slept */
+	assert_true(w->runnable);
+	assert_int_equal(w->then_sleep_usec, w->alloc.sleep_usec);
 	sim_check(s);
 	sim_fixture_put(f);
 	return held;
