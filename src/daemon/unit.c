@@ -293,10 +293,14 @@ long unit_kill(const struct scope *s, const struct kill_unit *u, int victim_pid,
 	struct unit_walk w = {s, u, victim_pid, self_pid, dry_run, scratch, size, 0};
 	char dir[CONFIG_PATH_MAX];
 	struct stat st;
+	int r;
 
 	if (u->mode == UNIT_NONE)
 		return 0;
-	if (sys->fstatat(AT_FDCWD, u->dir, &st, 0) < 0 || st.st_ino != u->dir_ino)
+	r = sys->fstatat(AT_FDCWD, u->dir, &st, 0);
+	if (r < 0)
+		return r == -ENOENT ? -ENOENT : -ESTALE;
+	if (st.st_ino != u->dir_ino)
 		return -ESTALE;
 	/* cgroup.kill (5.14) kills the group and below at once, oom_score_adj -1000 included, as
 	 * systemd-oomd kills a unit; a kernel without it is walked instead. */

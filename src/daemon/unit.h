@@ -120,7 +120,8 @@ void unit_note_kill(struct unit_kill_record *last, const struct kill_unit *u, ui
  * nobody.
  * Nothing when @u's directory is gone or is another since unit_find() (@dir_ino).
  * Return: processes signalled (or found, dry run); -1 when cgroup.kill did it (count unknown);
- * -ESTALE for a group gone or made again.
+ * -ENOENT for a group gone (its tasks exited, its manager removed it); -ESTALE for one made
+ * again under its path (another group).
  */
 long unit_kill(const struct scope *s, const struct kill_unit *u, int victim_pid, int self_pid,
 	       bool dry_run, char *scratch, size_t size);

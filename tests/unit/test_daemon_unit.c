@@ -324,6 +324,21 @@ static void test_kill(void **state)
 		assert_null(fgets(buf, sizeof(buf), f)); /* not written */
 		fclose(f);
 	}
+	/* The group gone (the victim was its last task; its manager removed it): nothing to kill,
+	 * told apart from a group made again. */
+	assert_int_equal(find_as(&s, KILL_UNIT_CGROUP, 3006, 99, scratch, sizeof(scratch), &u), 0);
+	{
+		char cmd[600];
+
+		snprintf(cmd, sizeof(cmd), "rm -rf %s" CG "/app/other", root);
+		assert_int_equal(system(cmd), 0);
+	}
+	nr_signalled = 0;
+	sys = &fake;
+	n = unit_kill(&s, &u, 3006, 99, false, scratch, sizeof(scratch));
+	sys = &sys_ops_real;
+	assert_int_equal(n, -ENOENT);
+	assert_int_equal(nr_signalled, 0);
 	scope_close(&s);
 }
 
