@@ -393,7 +393,12 @@ done
 	echo "date $(date -u +%Y-%m-%dT%H:%MZ)"
 	echo "contenders ${ok_list[*]}"
 	echo "readahead_kb $(cat "/sys/dev/block/$(cg_disk_of "$out")/queue/read_ahead_kb")"
+	echo "oomguard_build $(git -C "$top" describe --always --dirty 2>/dev/null || echo unknown)"
 } >>"$out/meta"
+# The cells run a copy of the binary: a build in the tree during the run (it takes an hour)
+# changes none of them. A resumed run keeps the copy it started with.
+[ -x "$out/oomguard.bin" ] || cp "$oomguard" "$out/oomguard.bin" || exit 1
+oomguard=$out/oomguard.bin
 fails=0
 while read -r kind rate over anon mode whom; do
 	for who in "${ok_list[@]}"; do
