@@ -56,7 +56,8 @@ static long long some_total(const char *dir, const char *name, char *buf, size_t
 {
 	char path[4096];
 
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, name) >= sizeof(path))
+		return -1;
 	return read_file(path, buf, len) > 0 ? field(buf, "total=") : -1;
 }
 

@@ -218,7 +218,9 @@ want "$d/t6" premature 1
 
 # The sampler on this machine: seven columns, the last the refaults of /proc/vmstat (file + anon),
 # between the counter read before it and the one read after.
-if cc -std=gnu11 -D_GNU_SOURCE -O1 -o "$d/mb_sample" bench/machine/mb_sample.c 2>"$d/cc"; then
+# built with bench/machine/image.sh's flags (a warning there stops the image's build)
+if cc -std=gnu11 -D_GNU_SOURCE -O2 -Wall -Wextra -Werror -Wshadow -Wconversion \
+	-o "$d/mb_sample" bench/machine/mb_sample.c 2>"$d/cc"; then
 	refaults() {
 		awk '/^workingset_refault_(file|anon) / { s += $2 } END { print s + 0 }' /proc/vmstat
 	}
