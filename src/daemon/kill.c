@@ -86,15 +86,11 @@ static void kill_rest(struct daemon *d, struct scope *s, const struct oom_task *
 		return;
 	n = unit_kill(s, unit, victim->pid, d->self_pid, d->cfg.dry_run, d->scratch,
 		      sizeof(d->scratch));
-	if (n == -ENOENT) /* the victim was the unit's last task: systemd removed it */
-		log_msg(LOG_PRIO_INFO,
-			"kill unit scope=%s cgroup=%s reason=%s: the group is gone: nothing more "
-			"to kill", s->name, unit->path, unit_mode_name(unit->mode));
-	else if (n == -ESTALE)
-		log_msg(LOG_PRIO_WARNING,
-			"kill unit scope=%s cgroup=%s reason=%s: the group was made again (or "
-			"could not be read) since the victim was chosen: nothing more killed",
-			s->name, unit->path, unit_mode_name(unit->mode));
+	if (n == -ENOENT || n == -ESTALE) /* gone: the victim was its last task; or another */
+		log_msg(n == -ENOENT ? LOG_PRIO_INFO : LOG_PRIO_WARNING,
+			"kill unit scope=%s cgroup=%s reason=%s: the group %s: nothing more killed",
+			s->name, unit->path, unit_mode_name(unit->mode),
+			n == -ENOENT ? "is gone" : "is another than the victim's (or unreadable)");
 	else if (n < 0)
 		log_msg(LOG_PRIO_WARNING, "kill unit scope=%s cgroup=%s reason=%s via=cgroup.kill",
 			s->name, unit->path, unit_mode_name(unit->mode));
