@@ -16,7 +16,7 @@ cd "$(dirname "$0")/../.." || exit 1
 d=$(mktemp -d -p "$PWD/build" thrash-grid-judge.XXXXXX)
 trap 'rm -rf "$d"' EXIT
 printf '%s\n' "profile full" "kernel test" "date test" "contenders oomguard earlyoom nohang" \
-	"readahead_kb 128" >"$d/meta"
+	"readahead_kb 128" "oomguard_build abc1234-test" >"$d/meta"
 echo "kind rate over anon mode contender limit_mib file_mib anon_mib onset_ms kill_ms outcome" \
 	"died_ms" | tr ' ' '\t' >"$d/results.tsv"
 row() { printf '%s\t%s\t%s\t%s\t%s\t%s\t64\t48\t48\t-\t-\t-\t-\n' "$@" >>"$d/results.tsv"; }
@@ -95,6 +95,8 @@ grep -q '^| nohang | 1 | 0 | 0 | 0 | 0 | 0 | 1 | 0 | 0 | - | - |$' "$d/r.md" ||
 	fail "report: nohang's cell not counted as kernel first: $(grep '^| nohang |' "$d/r.md")"
 grep -q '^| earlyoom | 1 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 1 | - | - |$' "$d/r.md" ||
 	fail "report: earlyoom's cell not counted as not judged: $(grep '^| earlyoom |' "$d/r.md")"
+grep -q 'disk read-ahead 128 KiB, oomguard abc1234-test\. Raw results' "$d/r.md" ||
+	fail "report: the header does not name oomguard's build: $(sed -n 3,4p "$d/r.md")"
 grep -q '^| stream 4MiB/s anon50% read | - | - | error |$' "$d/r.md" ||
 	fail "report: the stream cell: $(grep '^| stream' "$d/r.md")"
 # a run of some cells (--only) without --report writes its report beside its results, not over

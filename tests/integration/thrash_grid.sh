@@ -11,6 +11,13 @@ out=$(mktemp -d -p "$PWD/build" thrash-grid-check.XXXXXX)
 trap 'rm -rf "$out"' EXIT
 OOMGUARD_BIN=${OOMGUARD_SHIPPED_BIN:-$PWD/oomguard} bench/thrash-grid.sh --profile check --out "$out"
 rc=$?
+# The cells ran a copy of the binary made at the start, and the run says whose build it is.
+if [ "$rc" != 77 ]; then
+	cmp -s "$out/oomguard.bin" "${OOMGUARD_SHIPPED_BIN:-$PWD/oomguard}" ||
+		{ echo "FAIL: $out/oomguard.bin is not a copy of the binary the grid was given"; rc=1; }
+	grep -q '^oomguard_build [0-9a-z]' "$out/meta" ||
+		{ echo "FAIL: no oomguard_build line in $out/meta: $(cat "$out/meta")"; rc=1; }
+fi
 [ "$rc" = 0 ] || [ "$rc" = 77 ] || for f in "$out"/*/oomguard/daemon.log; do
 	echo "== $f"
 	grep -v ' debug: ' "$f" | tail -n 5

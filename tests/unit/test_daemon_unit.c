@@ -200,6 +200,19 @@ static int find_as(struct scope *s, enum kill_unit_setting k, int pid, int self_
 	return unit_find(s, &mounts, pid, self_pid, T0, buf, size, ret);
 }
 
+/* unit_kill() of @u under the fake syscalls, the signals counted from 0. */
+static long kill_faked(struct scope *s, const struct kill_unit *u, int victim, int self_pid,
+		       bool dry_run)
+{
+	long n;
+
+	nr_signalled = 0;
+	sys = &fake;
+	n = unit_kill(s, u, victim, self_pid, dry_run, scratch, sizeof(scratch));
+	sys = &sys_ops_real;
+	return n;
+}
+
 static void test_find(void **state)
 {
 	struct kill_unit u;
@@ -256,15 +269,10 @@ static void test_kill(void **state)
 	scope_at(&s, CG "/app");
 	assert_int_equal(find_as(&s, KILL_UNIT_OOM_GROUP, 3001, 99, scratch, sizeof(scratch), &u),
 			 0);
-	nr_signalled = 0;
-	sys = &fake;
-	n = unit_kill(&s, &u, 3001, 99, true, scratch, sizeof(scratch));
-	sys = &sys_ops_real;
+	n = kill_faked(&s, &u, 3001, 99, true);
 	assert_int_equal(n, 2); /* dry run: 3002 and 3004 counted */
 	assert_int_equal(nr_signalled, 0);
-	sys = &fake;
-	n = unit_kill(&s, &u, 3001, 99, false, scratch, sizeof(scratch));
-	sys = &sys_ops_real;
+	n = kill_faked(&s, &u, 3001, 99, false);
 	assert_int_equal(n, 2);
 	assert_int_equal(nr_signalled, 2);
 	assert_true(was_signalled(3002) && was_signalled(3004));
@@ -274,10 +282,7 @@ static void test_kill(void **state)
 	/* kill_cgroup with oomguard inside: one by one (no cgroup.kill), oomguard spared. */
 	assert_int_equal(find_as(&s, KILL_UNIT_CGROUP, 3006, 3007, scratch, sizeof(scratch), &u),
 			 0);
-	nr_signalled = 0;
-	sys = &fake;
-	n = unit_kill(&s, &u, 3006, 3007, false, scratch, sizeof(scratch));
-	sys = &sys_ops_real;
+	n = kill_faked(&s, &u, 3006, 3007, false);
 	assert_int_equal(n, 0);
 	assert_int_equal(nr_signalled, 0);
 	/* Without: cgroup.kill is written (a regular file in the fixture). */
@@ -308,10 +313,7 @@ static void test_kill(void **state)
 		assert_int_equal(system(cmd), 0);
 	}
 	put(CG "/app/other/cgroup.kill", "");
-	nr_signalled = 0;
-	sys = &fake;
-	n = unit_kill(&s, &u, 3006, 99, false, scratch, sizeof(scratch));
-	sys = &sys_ops_real;
+	n = kill_faked(&s, &u, 3006, 99, false);
 	assert_int_equal(n, -ESTALE);
 	assert_int_equal(nr_signalled, 0);
 	{
@@ -333,10 +335,7 @@ static void test_kill(void **state)
 		snprintf(cmd, sizeof(cmd), "rm -rf %s" CG "/app/other", root);
 		assert_int_equal(system(cmd), 0);
 	}
-	nr_signalled = 0;
-	sys = &fake;
-	n = unit_kill(&s, &u, 3006, 99, false, scratch, sizeof(scratch));
-	sys = &sys_ops_real;
+	n = kill_faked(&s, &u, 3006, 99, false);
 	assert_int_equal(n, -ENOENT);
 	assert_int_equal(nr_signalled, 0);
 	scope_close(&s);
@@ -456,10 +455,7 @@ static void test_auto(void **state)
 	assert_string_equal(u.path, "/app/web.service");
 	assert_string_equal(unit_mode_name(u.mode), "regrown");
 	put(CG "/app/web.service/cgroup.kill", "");
-	nr_signalled = 0;
-	sys = &fake;
-	assert_int_equal(unit_kill(&s, &u, 3011, 99, false, scratch, sizeof(scratch)), 1);
-	sys = &sys_ops_real;
+	assert_int_equal(kill_faked(&s, &u, 3011, 99, false), 1);
 	assert_true(was_signalled(3010));
 	assert_false(was_signalled(3011) || was_signalled(3013));
 	{
