@@ -8,8 +8,11 @@
 # OUT: "# limit_bytes=N page_size=4096 onset_ms=T|- readahead_kb=K" (K: the largest read_ahead_kb
 #   of /sys/block, what the daemon reads at start-up) then per line
 #   t_ms failcnt refaulted_pages read_bytes usage_bytes file_bytes under_oom dirty_bytes io_some_us
+#   cpu_busy_us
 #   (dirty_bytes: dirty + writeback; io_some_us: the machine's /proc/pressure/io "some" total, -1
-#   where it cannot be read; traces recorded before them have 7 or 8 columns)
+#   where it cannot be read; cpu_busy_us: the machine's CPU time not idle, from /proc/stat's "cpu"
+#   line, iowait counted busy; traces recorded before them have 7, 8 or 9 columns)
+# BUSY=N: N CPU hogs (busy loops of a shell) run beside CMD, outside its group, for the trace.
 set -u
 cd "$(dirname "$0")/.." || exit 1
 out=$1 limit=$2 rate=$3 secs=$4
@@ -27,12 +30,20 @@ else
 fi
 mem=$(cg_path "$CG" memory) blk=$(cg_path "$CG" blkio)
 mkfifo "$tmp/fifo"
+tick_us=$((1000000 / $(getconf CLK_TCK)))
+hogs=()
+for _ in $(seq "${BUSY:-0}"); do
+	sh -c 'while :; do :; done' &
+	hogs+=($!)
+done
+[ ${#hogs[@]} = 0 ] || trap 'kill "${hogs[@]}" 2>/dev/null; cg_cleanup_all; rm -rf "$tmp"' EXIT
 t0=$(date +%s%3N)
 cg_spawn "$CG" pid "$@" >"$tmp/cmd.out" 2>&1
 # Builtins only in the loop (no process per sample): a sample takes a few ms, not the 100 ms
 # of a round.
 sample() {
 	local k v d op n fc us uo=0 rf=0 fb=0 rd=0 db=0 io=-1 seen=0 now=${EPOCHREALTIME/./}
+	local cu cn cs cw cq cx cst cpu=-1
 	read -r fc <"$mem/memory.failcnt"
 	read -r us <"$mem/memory.usage_in_bytes"
 	while read -r k v; do
@@ -53,7 +64,10 @@ sample() {
 			[ "$k" = some ] && v=${v##*total=} && io=$v
 		done </proc/pressure/io
 	fi
-	echo "$((now / 1000 - t0)) $fc $rf $rd $us $fb $uo $db $io"
+	# user nice system idle iowait irq softirq steal: every field but idle is busy
+	read -r k cu cn cs _ cw cq cx cst _ </proc/stat &&
+		cpu=$(((cu + cn + cs + ${cw:-0} + ${cq:-0} + ${cx:-0} + ${cst:-0}) * tick_us))
+	echo "$((now / 1000 - t0)) $fc $rf $rd $us $fb $uo $db $io $cpu"
 }
 {
 	end=$((t0 + secs * 1000))
@@ -64,12 +78,13 @@ sample() {
 } >"$tmp/trace"
 kill "$pid" 2>/dev/null
 wait "$pid" 2>/dev/null
+[ ${#hogs[@]} = 0 ] || kill "${hogs[@]}" 2>/dev/null
 onset=$(awk -v t0="$t0" '$1 == "pass" && $2 == 1 { sub("real_ms=", "", $4); print $4 - t0; exit }' \
 	"$tmp/cmd.out")
 {
 	ra=$(cat /sys/block/*/queue/read_ahead_kb 2>/dev/null | sort -n | tail -n 1)
 	echo "# limit_bytes=$((limit << 20)) page_size=4096 onset_ms=${onset:--} readahead_kb=${ra:-0}"
-	echo "# $* (reads ${rate} MiB/s; 0: not throttled)" | sed "s|$PWD/||g"
+	echo "# $* (reads ${rate} MiB/s; 0: not throttled; ${BUSY:-0} CPU hogs beside)" | sed "s|$PWD/||g"
 	cat "$tmp/trace"
 } >"$out"
 echo "record-trace: $(wc -l <"$tmp/trace") samples, onset ${onset:--} ms -> $out"

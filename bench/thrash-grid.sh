@@ -12,7 +12,7 @@
 #     fits; one that fits with 5 % to spare while a writer churns the page cache; a build
 #     (short-lived processes allocating and exiting).
 # Usage: bench/thrash-grid.sh [--profile full|quick|check] [--contenders a,b] [--out DIR]
-#                             [--report FILE] [--read-ahead KB]
+#                             [--report FILE] [--read-ahead KB] [--busy N]
 #   full   every cell for oomguard; a subset of cells for the others (the default)
 #   quick  a few cells of each kind, for every contender
 #   check  the `make check` subset: a slow-disk cell, a fast one, a stream; oomguard only; exits
@@ -23,6 +23,9 @@
 #                  read") matches the extended regular expression
 #   --read-ahead KB  the files' disk reads ahead KB (its read_ahead_kb) for the run, restored
 #                  after it (default: as the disk is set; the kernel's default is 128)
+#   --busy N       N CPU hogs (busy loops, normal priority) run beside every cell, in a group
+#                  of their own: a busy host, where PSI divides a waiting task's stall among
+#                  the busy CPUs (default 0: an idle host)
 #   --report FILE  the report (default docs/bench-thrash.md; with --only, DIR/report.md)
 #   DIR and FILE are taken from the directory the script is called from.
 set -u
@@ -31,7 +34,7 @@ cd "$(dirname "$0")/.." || exit 1
 top=$PWD
 from_caller() { case $1 in /*) echo "$1" ;; *) echo "$caller/$1" ;; esac; }
 profile=full contenders=oomguard,kernel,earlyoom,nohang out="" report=""
-rejudge_dir="" resume=0 only="" read_ahead=""
+rejudge_dir="" resume=0 only="" read_ahead="" busy=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--profile) profile=$2; shift ;;
@@ -42,6 +45,7 @@ while [ $# -gt 0 ]; do
 	--resume) resume=1 ;;
 	--only) only=$2; shift ;;
 	--read-ahead) read_ahead=$2; shift ;;
+	--busy) busy=$2; shift ;;
 	-h | --help) awk 'NR > 2 && !/^#/ { exit } NR > 2' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "thrash-grid.sh: unknown argument $1" >&2; exit 2 ;;
 	esac
@@ -51,6 +55,8 @@ case $profile in full | quick | check) ;; *) echo "thrash-grid.sh: bad --profile
 [ "$profile" = check ] && contenders=oomguard
 [ -z "$read_ahead" ] || [[ $read_ahead =~ ^[1-9][0-9]{0,5}$ ]] ||
 	{ echo "thrash-grid.sh: --read-ahead wants KiB (a positive number), not '$read_ahead'" >&2; exit 2; }
+[[ $busy =~ ^[0-9]{1,2}$ ]] ||
+	{ echo "thrash-grid.sh: --busy wants a number of CPU hogs (0-99), not '$busy'" >&2; exit 2; }
 
 CG_TAG=grid
 # shellcheck source=tests/lib/cgroup.sh
@@ -394,7 +400,14 @@ done
 	echo "contenders ${ok_list[*]}"
 	echo "readahead_kb $(cat "/sys/dev/block/$(cg_disk_of "$out")/queue/read_ahead_kb")"
 	echo "oomguard_build $(git -C "$top" describe --always --dirty 2>/dev/null || echo unknown)"
+	echo "busy $busy"
 } >>"$out/meta"
+# The hogs: in a group of their own (cg_cleanup_all stops them with the grid)
+hogs=""
+if [ "$busy" -gt 0 ]; then
+	cg_new hogs 16M || exit 1
+	for _ in $(seq "$busy"); do cg_spawn "$hogs" hog_pid sh -c 'while :; do :; done'; done
+fi
 # The cells run a copy of the binary: a build in the tree during the run (it takes an hour)
 # changes none of them. A resumed run keeps the copy it started with.
 [ -x "$out/oomguard.bin" ] || cp "$oomguard" "$out/oomguard.bin" || exit 1

@@ -129,14 +129,14 @@ static int watch_new(int ep, int r, int *fd, uint32_t events, uint64_t data)
 static ssize_t read_kept(struct daemon *d, const char *path, int *fd)
 {
 	return sys_read_kept(fd, d->cfg.root[0] ? d->cfg.root : NULL, path, d->scratch,
-			     sizeof(d->scratch), true);
+			     sizeof(d->scratch), SYS_READ_WHOLE);
 }
 
 bool lru_gen_enabled(int *fd, const char *root)
 {
 	char buf[32];
 
-	if (sys_read_kept(fd, root, "/sys/kernel/mm/lru_gen/enabled", buf, sizeof(buf), true) < 0)
+	if (sys_read_kept(fd, root, "/sys/kernel/mm/lru_gen/enabled", buf, sizeof(buf), SYS_READ_WHOLE) < 0)
 		return false; /* not built in */
 	return strtoul(buf, NULL, 0) & 1;
 }

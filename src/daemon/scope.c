@@ -60,6 +60,11 @@ static int parse_v1_oom_control(const char *buf, void *ret)
 	return parse_memcg_v1_oom_control_buf(buf, ret);
 }
 
+static int parse_cpu_ticks(const char *buf, void *ret)
+{
+	return parse_cpu_ticks_buf(buf, ret);
+}
+
 static int parse_v2_stat(const char *buf, void *ret)
 {
 	return parse_memcg_v2_stat_buf(buf, ret);
@@ -73,48 +78,51 @@ static int parse_v2_events(const char *buf, void *ret)
 /*
  * struct scope_file - one file of a scope kind.
  * @path:    the machine's: under the root (fixture trees); a group's: under its directory
- * @records: the kernel generates it record by record (/proc/vmstat, zoneinfo, buddyinfo): read
- *           until a read returns nothing; the others (cgroupfs files, PSI, meminfo) come whole
- *           from one read
+ * @mode:    SYS_READ_RECORDS, the kernel generates it record by record (/proc/vmstat, zoneinfo,
+ *           buddyinfo): read until a read returns nothing; SYS_READ_WHOLE, it comes whole from
+ *           one read (cgroupfs files, PSI, meminfo); SYS_READ_HEAD, its first line is all
+ *           that is read (/proc/stat)
  * @parse:   fills the struct the acquire passes (see each kind's acquire for which)
  * @machine: a group's file that is the machine's: under the root, as the machine's are
  */
 struct scope_file {
 	const char *path;
-	bool records;
+	enum sys_read_mode mode;
 	scope_parse_fn parse;
 	bool machine;
 };
 
 static const struct scope_file machine_files[NR_MACHINE_FILES] = {
-    [MACHINE_ZONEINFO] = {"/proc/zoneinfo", true, parse_zoneinfo},
-    [MACHINE_BUDDYINFO] = {"/proc/buddyinfo", true, parse_buddyinfo},
-    [MACHINE_VMSTAT] = {"/proc/vmstat", true, parse_vmstat},
-    [MACHINE_MEMINFO] = {"/proc/meminfo", false, parse_meminfo},
-    [MACHINE_PSI] = {"/proc/pressure/memory", false, parse_psi},
-    [MACHINE_IO_PSI] = {"/proc/pressure/io", false, parse_psi},
+    [MACHINE_ZONEINFO] = {"/proc/zoneinfo", SYS_READ_RECORDS, parse_zoneinfo},
+    [MACHINE_BUDDYINFO] = {"/proc/buddyinfo", SYS_READ_RECORDS, parse_buddyinfo},
+    [MACHINE_VMSTAT] = {"/proc/vmstat", SYS_READ_RECORDS, parse_vmstat},
+    [MACHINE_MEMINFO] = {"/proc/meminfo", SYS_READ_WHOLE, parse_meminfo},
+    [MACHINE_PSI] = {"/proc/pressure/memory", SYS_READ_WHOLE, parse_psi},
+    [MACHINE_IO_PSI] = {"/proc/pressure/io", SYS_READ_WHOLE, parse_psi},
+    [MACHINE_CPU_STAT] = {"/proc/stat", SYS_READ_HEAD, parse_cpu_ticks},
 };
 
 static const struct scope_file v1_files[NR_V1_FILES] = {
-    [V1_LIMIT] = {"/memory.limit_in_bytes", false, parse_u64},
-    [V1_USAGE] = {"/memory.usage_in_bytes", false, parse_u64},
-    [V1_FAILCNT] = {"/memory.failcnt", false, parse_u64},
-    [V1_STAT] = {"/memory.stat", false, parse_v1_stat},
-    [V1_OOM_CONTROL] = {"/memory.oom_control", false, parse_v1_oom_control},
-    [V1_READS] = {NULL, false, NULL}, /* reads_files[] */
-    [V1_IO_PSI] = {"/proc/pressure/io", false, parse_psi, true},
+    [V1_LIMIT] = {"/memory.limit_in_bytes", SYS_READ_WHOLE, parse_u64},
+    [V1_USAGE] = {"/memory.usage_in_bytes", SYS_READ_WHOLE, parse_u64},
+    [V1_FAILCNT] = {"/memory.failcnt", SYS_READ_WHOLE, parse_u64},
+    [V1_STAT] = {"/memory.stat", SYS_READ_WHOLE, parse_v1_stat},
+    [V1_OOM_CONTROL] = {"/memory.oom_control", SYS_READ_WHOLE, parse_v1_oom_control},
+    [V1_READS] = {NULL, SYS_READ_WHOLE, NULL}, /* reads_files[] */
+    [V1_IO_PSI] = {"/proc/pressure/io", SYS_READ_WHOLE, parse_psi, true},
+    [V1_CPU_STAT] = {"/proc/stat", SYS_READ_HEAD, parse_cpu_ticks, true},
 };
 
 static const struct scope_file v2_files[NR_V2_FILES] = {
-    [V2_MAX] = {"/memory.max", false, parse_u64},
-    [V2_CURRENT] = {"/memory.current", false, parse_u64},
-    [V2_EVENTS] = {"/memory.events", false, parse_v2_events},
-    [V2_STAT] = {"/memory.stat", false, parse_v2_stat},
-    [V2_PRESSURE] = {"/memory.pressure", false, parse_psi},
-    [V2_HIGH] = {"/memory.high", false, parse_u64},
-    [V2_READS] = {NULL, false, NULL}, /* reads_files[] */
-    [V2_IO_PRESSURE] = {"/io.pressure", false, parse_psi},
-    [V2_SWAP_CURRENT] = {"/memory.swap.current", false, parse_u64},
+    [V2_MAX] = {"/memory.max", SYS_READ_WHOLE, parse_u64},
+    [V2_CURRENT] = {"/memory.current", SYS_READ_WHOLE, parse_u64},
+    [V2_EVENTS] = {"/memory.events", SYS_READ_WHOLE, parse_v2_events},
+    [V2_STAT] = {"/memory.stat", SYS_READ_WHOLE, parse_v2_stat},
+    [V2_PRESSURE] = {"/memory.pressure", SYS_READ_WHOLE, parse_psi},
+    [V2_HIGH] = {"/memory.high", SYS_READ_WHOLE, parse_u64},
+    [V2_READS] = {NULL, SYS_READ_WHOLE, NULL}, /* reads_files[] */
+    [V2_IO_PRESSURE] = {"/io.pressure", SYS_READ_WHOLE, parse_psi},
+    [V2_SWAP_CURRENT] = {"/memory.swap.current", SYS_READ_WHOLE, parse_u64},
 };
 
 /* The machine's reads for a group that has no counter of its own; its writes are unknown (the
@@ -143,9 +151,9 @@ static int parse_io_stat_bytes(const char *buf, void *ret)
 /* A group's V1_READS / V2_READS, by its @reads: bytes read and written (struct io_bytes). The
  * path of the last two: reads_path(). */
 static const struct scope_file reads_files[] = {
-    [READS_MACHINE] = {"/proc/vmstat", true, parse_vmstat_read_pages},
-    [READS_V1_BLKIO] = {NULL, false, parse_blkio_io_bytes},
-    [READS_V2_IO_STAT] = {NULL, false, parse_io_stat_bytes},
+    [READS_MACHINE] = {"/proc/vmstat", SYS_READ_RECORDS, parse_vmstat_read_pages},
+    [READS_V1_BLKIO] = {NULL, SYS_READ_WHOLE, parse_blkio_io_bytes},
+    [READS_V2_IO_STAT] = {NULL, SYS_READ_WHOLE, parse_io_stat_bytes},
 };
 
 static const struct scope_file *const scope_files[] = {
@@ -188,7 +196,9 @@ int scope_load(struct scope *s, unsigned int f, char *scratch, void *ret)
 		scratch = s->zone_text; /* a host whose zoneinfo outgrows the scratch */
 		size = s->zone_text_size;
 	}
-	n = sys_read_kept(&s->fds[f], root, path, scratch, size, !sf->records);
+	if (sf->mode == SYS_READ_HEAD && size > SCOPE_HEAD_SIZE)
+		size = SCOPE_HEAD_SIZE;
+	n = sys_read_kept(&s->fds[f], root, path, scratch, size, sf->mode);
 	return n < 0 ? (int)n : sf->parse(scratch, ret);
 }
 
@@ -220,6 +230,7 @@ int scope_init_machine(struct scope *s, const char *root, unsigned int page_shif
 	s->kind = SCOPE_MACHINE;
 	s->root = root;
 	s->page_shift = page_shift;
+	s->cpu_tick_usec = sys_clock_tick_usec();
 	s->oom_efd = -1;
 	s->pressure_efd = -1;
 	s->events_watch_fd = -1;

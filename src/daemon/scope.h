@@ -26,6 +26,9 @@ enum scope_kind { SCOPE_MACHINE, SCOPE_CGROUP_V1, SCOPE_CGROUP_V2 };
  */
 #define SCOPE_SCRATCH_SIZE 32768
 
+/* What is read of a file read for its head (/proc/stat's "cpu" line: under 200 bytes). */
+#define SCOPE_HEAD_SIZE 512
+
 /* A round without a stalled allocation for this many rounds in a row ends the "allocation":
  * the no-progress count starts again from zero (the kernel's counter lives per allocation). */
 #define SCOPE_QUIET_ROUNDS_RESET 10
@@ -54,9 +57,10 @@ enum machine_file {
 	MACHINE_MEMINFO,
 	MACHINE_PSI,
 	MACHINE_IO_PSI,
+	MACHINE_CPU_STAT,
 	NR_MACHINE_FILES
 };
-/* V1_IO_PSI: the machine's (v1 groups have no PSI of their own) */
+/* V1_IO_PSI, V1_CPU_STAT: the machine's (v1 groups have no PSI of their own) */
 enum v1_file {
 	V1_LIMIT,
 	V1_USAGE,
@@ -65,6 +69,7 @@ enum v1_file {
 	V1_OOM_CONTROL,
 	V1_READS,
 	V1_IO_PSI,
+	V1_CPU_STAT,
 	NR_V1_FILES
 };
 enum v2_file {
@@ -103,6 +108,7 @@ enum scope_reads { READS_MACHINE, READS_V1_BLKIO, READS_V2_IO_STAT };
 struct scope_counters {
 	uint64_t time_usec, stall_events, stall_usec, reclaimed, refaulted, read_pages;
 	uint64_t io_stall_usec;		    /* the snapshot's @io_stall_usec */
+	uint64_t cpu_busy_usec;		    /* the snapshot's @cpu_busy_usec */
 	uint64_t refaulted_anon;	    /* the snapshot's @refaulted_anon */
 	uint64_t written;		    /* the snapshot's @written_pages */
 	uint64_t write_pending, file_pages; /* gauges: dirty + writeback, file LRU pages */
@@ -117,6 +123,10 @@ struct scope_counters {
  * @refaulted_anon: the anon part of @refaulted (swap-ins)
  * @io_stall_usec: PSI io "some" total: the machine's (machine, v1 group), the group's (v2);
  *                 SCOPE_IO_UNKNOWN when this snapshot did not read it
+ * @cpu_busy_usec: the machine's CPU time not idle (iowait counts as busy), summed over its
+ *                 CPUs, read with the machine's @io_stall_usec (machine, v1 group), whose
+ *                 dilution it undoes (progress_io_undilute()); SCOPE_IO_UNKNOWN when this
+ *                 snapshot did not read it, and always for a v2 group
  * @read_pages:    pages read from block devices (struct scope's @reads says whose)
  * @written_pages: pages written: a v2 group's io.stat wbytes, the machine's nr_dirtied, a v1
  *                 group's blkio writes (direct and sync only: v1 charges no writeback); 0
@@ -137,7 +147,7 @@ struct scope_counters {
 struct scope_snapshot {
 	uint64_t time_usec;
 	uint64_t stall_events, stall_usec, reclaimed, refaulted, read_pages, written_pages;
-	uint64_t io_stall_usec, refaulted_anon;
+	uint64_t io_stall_usec, refaulted_anon, cpu_busy_usec;
 	struct zone_snapshot zones[MAX_NR_ZONES];
 	size_t nr_zones;
 	uint64_t limit_bytes, usage_bytes, file_bytes, anon_bytes, swap_bytes, dirty_bytes;
@@ -215,6 +225,7 @@ struct scope {
 	const char *reads_mount;
 	unsigned int reads_rel;
 	unsigned int page_shift;
+	uint64_t cpu_tick_usec;  /* a clock tick of /proc/stat (sys_clock_tick_usec()) */
 	unsigned int full_age;   /* acquires since the expensive files were last read */
 	unsigned int warm;       /* rounds left of reading every round (SCOPE_WARM_ROUNDS) */
 	uint64_t gate_stall_usec; /* the machine's PSI some total at that read */

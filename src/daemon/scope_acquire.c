@@ -55,15 +55,24 @@ static int read_pages(struct scope *s, unsigned int f, char *scratch, struct sco
  * The I/O stall total (file @f of the kind's: MACHINE_IO_PSI, V1_IO_PSI, V2_IO_PRESSURE), read
  * in the rounds that read all: it tells a slow disk's pause from silence (progress.h, "Refaults
  * long past"). A kernel without PSI (looked for once), or a file that cannot be read, leaves it
- * unknown: the rule then judges as without it, and the scope is watched as before.
+ * unknown: the rule then judges as without it, and the scope is watched as before. With the
+ * machine's (@cpu_f: MACHINE_CPU_STAT, V1_CPU_STAT; -1 for a v2 group's own), the machine's
+ * busy CPU time of the same moment, which undoes PSI's weighting by busy CPUs (progress.h,
+ * progress_io_undilute()); unknown where /proc/stat cannot be read.
  */
-static void read_io_stall(struct scope *s, unsigned int f, char *scratch,
+static void read_io_stall(struct scope *s, unsigned int f, int cpu_f, char *scratch,
 			  struct scope_snapshot *snap)
 {
 	struct psi_stats psi;
+	struct cpu_ticks t;
+	uint64_t busy;
 
-	if (scope_load_optional(s, f, scratch, &psi) == 0)
-		snap->io_stall_usec = psi.some.total_usec;
+	if (scope_load_optional(s, f, scratch, &psi) < 0)
+		return;
+	snap->io_stall_usec = psi.some.total_usec;
+	if (cpu_f >= 0 && scope_load_optional(s, (unsigned int)cpu_f, scratch, &t) == 0 &&
+	    !__builtin_mul_overflow(t.busy, s->cpu_tick_usec, &busy) && busy != SCOPE_IO_UNKNOWN)
+		snap->cpu_busy_usec = busy;
 }
 
 static int acquire_machine(struct scope *s, char *scratch, struct scope_snapshot *snap,
@@ -117,7 +126,7 @@ static int acquire_machine(struct scope *s, char *scratch, struct scope_snapshot
 	snap->written_pages = vm.nr_dirtied;
 	snap->kernel_oom_kills = vm.oom_kill;
 	read_all(s);
-	read_io_stall(s, MACHINE_IO_PSI, scratch, snap);
+	read_io_stall(s, MACHINE_IO_PSI, MACHINE_CPU_STAT, scratch, snap);
 	r = scope_load(s, MACHINE_ZONEINFO, scratch, &zl);
 	if (!r)
 		r = scope_load(s, MACHINE_BUDDYINFO, scratch, &zl);
@@ -180,7 +189,7 @@ static int acquire_v1(struct scope *s, char *scratch, struct scope_snapshot *sna
 	if (quiet && snap->stall_events == s->cur.stall_events) /* no event fd: failcnt */
 		return skip(s);
 	read_all(s);
-	read_io_stall(s, V1_IO_PSI, scratch, snap);
+	read_io_stall(s, V1_IO_PSI, V1_CPU_STAT, scratch, snap);
 	s->gate_stall_usec = gate ? gate->stall_usec : 0;
 	s->gate_refaulted = refaulted;
 	r = scope_load(s, V1_OOM_CONTROL, scratch, &oc);
@@ -265,7 +274,7 @@ static int acquire_v2(struct scope *s, char *scratch, struct scope_snapshot *sna
 	/* Not every kernel has per-group PSI: without it, no stall time. */
 	snap->stall_usec =
 	    scope_load_optional(s, V2_PRESSURE, scratch, &psi) < 0 ? 0 : psi.some.total_usec;
-	read_io_stall(s, V2_IO_PRESSURE, scratch, snap);
+	read_io_stall(s, V2_IO_PRESSURE, -1, scratch, snap);
 	/* no swap accounting (swapaccount=0, no swap controller): none counted */
 	if (scope_load_optional(s, V2_SWAP_CURRENT, scratch, &snap->swap_bytes) < 0)
 		snap->swap_bytes = 0;
@@ -289,7 +298,8 @@ int scope_acquire_gated(struct scope *s, char *scratch, uint64_t now_usec,
 	int r;
 
 	snap.time_usec = now_usec;
-	snap.io_stall_usec = SCOPE_IO_UNKNOWN; /* until a round that reads all reads it */
+	/* until a round that reads all reads them */
+	snap.io_stall_usec = snap.cpu_busy_usec = SCOPE_IO_UNKNOWN;
 	if (s->warm)
 		s->warm--;
 	switch (s->kind) {

@@ -100,6 +100,7 @@ void scope_push_history(struct scope *s)
 	h->refaulted = s->cur.refaulted;
 	h->read_pages = s->cur.read_pages;
 	h->io_stall_usec = s->cur.io_stall_usec;
+	h->cpu_busy_usec = s->cur.cpu_busy_usec;
 	h->refaulted_anon = s->cur.refaulted_anon;
 	h->written = s->cur.written_pages;
 	h->write_pending = 0;
@@ -223,8 +224,9 @@ static bool free_plenty(const struct scope_snapshot *snap)
 	return used > 0;
 }
 
-/* The I/O stall from snapshot @from to @to: false when either did not read it, or the total
- * went back. */
+/* The I/O stall from snapshot @from to @to, undiluted where both read the machine's busy CPU
+ * time (progress_io_undilute()): false when either did not read the stall, or the total went
+ * back. */
 static bool io_between(const struct scope_counters *from, const struct scope_counters *to,
 		       uint64_t *ret_usec)
 {
@@ -233,6 +235,10 @@ static bool io_between(const struct scope_counters *from, const struct scope_cou
 		     to->io_stall_usec >= from->io_stall_usec;
 
 	*ret_usec = known ? to->io_stall_usec - from->io_stall_usec : 0;
+	if (known && from->cpu_busy_usec != SCOPE_IO_UNKNOWN &&
+	    to->cpu_busy_usec != SCOPE_IO_UNKNOWN && to->cpu_busy_usec >= from->cpu_busy_usec)
+		*ret_usec = progress_io_undilute(*ret_usec, to->cpu_busy_usec - from->cpu_busy_usec,
+						 delta(to->time_usec, from->time_usec));
 	return known;
 }
 

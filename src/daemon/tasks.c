@@ -218,7 +218,7 @@ static ssize_t read_kept(const char *root, int pid, const char *name, int *fd, c
 	char path[64];
 
 	snprintf(path, sizeof(path), "/proc/%d/%s", pid, name);
-	return sys_read_kept(fd, root, path, buf, size, true);
+	return sys_read_kept(fd, root, path, buf, size, SYS_READ_WHOLE);
 }
 
 /*

@@ -188,6 +188,38 @@ int parse_psi_buf(const char *buf, struct psi_stats *ret_psi)
 	return 0;
 }
 
+/* /proc/stat's idle field (the fourth), and the most fields the "cpu" line has (6.x: 10). */
+#define CPU_IDLE_FIELD	3
+#define CPU_MAX_FIELDS	10
+#define CPU_GUEST_FIELD 8 /* guest and guest_nice: counted in user and nice already */
+
+int parse_cpu_ticks_buf(const char *buf, struct cpu_ticks *ret_ticks)
+{
+	struct cpu_ticks t = {0, 0};
+	const char *p = buf;
+	int n = 0;
+
+	if (strncmp(p, "cpu ", 4))
+		return -EINVAL;
+	for (p += 4; !at_line_end(p); n++) {
+		uint64_t v;
+
+		if (n == CPU_MAX_FIELDS || parse_u64(&p, &v) < 0 || (*p != ' ' && !at_line_end(p)))
+			return -EINVAL;
+		if (n >= CPU_GUEST_FIELD)
+			continue;
+		if (__builtin_add_overflow(t.total, v, &t.total) ||
+		    (n != CPU_IDLE_FIELD && __builtin_add_overflow(t.busy, v, &t.busy)))
+			return -ERANGE;
+	}
+	if (n <= CPU_IDLE_FIELD)
+		return -EINVAL;
+	if (t.total >= KV_WRAPPED_MIN)
+		return -ERANGE;
+	*ret_ticks = t;
+	return 0;
+}
+
 /* A signed field of /proc/PID/stat, ended by a blank or the end of the line ("1-2" is not 1). */
 static int stat_field(const char **p, int64_t *ret_value)
 {

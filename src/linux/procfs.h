@@ -85,6 +85,24 @@ struct pid_status {
 int parse_vmstat_buf(const char *buf, struct proc_vmstat *ret_vmstat);
 int parse_meminfo_buf(const char *buf, struct proc_meminfo *ret_meminfo);
 int parse_psi_buf(const char *buf, struct psi_stats *ret_psi);
+/*
+ * struct cpu_ticks - /proc/stat's "cpu" line, the sum over online CPUs, in clock ticks
+ * (USER_HZ) since boot.
+ * @busy:  every field but idle: iowait is busy, as PSI counts a CPU with a task waiting for
+ *         I/O as non-idle (guest and guest_nice are already in user and nice)
+ * @total: every field
+ */
+struct cpu_ticks {
+	uint64_t busy, total;
+};
+/*
+ * parse_cpu_ticks_buf() - the first line of /proc/stat ("cpu" and at least user, nice,
+ * system and idle; the kernel added iowait, irq, softirq, steal, guest, guest_nice over time).
+ * What follows the line is not read: the caller may pass only the file's head.
+ * Return: 0, -EINVAL when the first line is not that, -ERANGE when the sum reaches
+ * KV_WRAPPED_MIN (a counter gone wrong).
+ */
+int parse_cpu_ticks_buf(const char *buf, struct cpu_ticks *ret_ticks);
 int parse_pid_stat_buf(const char *buf, struct pid_stat *ret_stat);
 int parse_pid_status_buf(const char *buf, struct pid_status *ret_status);
 /* parse_pid_status_uid_buf() - the real uid of /proc/PID/status (the first of Uid:'s four).

@@ -284,7 +284,7 @@ const struct sys_ops sys_ops_real = {
 const struct sys_ops *sys = &sys_ops_real;
 
 ssize_t sys_read_kept(int *fd, const char *root, const char *path, char *buf, size_t size,
-		      bool whole)
+		      enum sys_read_mode mode)
 {
 	ssize_t n;
 
@@ -295,7 +295,9 @@ ssize_t sys_read_kept(int *fd, const char *root, const char *path, char *buf, si
 			return r;
 		*fd = r;
 	}
-	n = whole ? sys_pread_whole(*fd, buf, size) : sys_pread_file(*fd, buf, size);
+	n = mode == SYS_READ_WHOLE   ? sys_pread_whole(*fd, buf, size)
+	    : mode == SYS_READ_HEAD ? sys_pread_head(*fd, buf, size)
+				    : sys_pread_file(*fd, buf, size);
 	if (n < 0) {
 		sys->close(*fd);
 		*fd = -1;
@@ -411,6 +413,13 @@ unsigned int sys_page_shift(void)
 	return shift;
 }
 
+uint64_t sys_clock_tick_usec(void)
+{
+	long hz = sysconf(_SC_CLK_TCK);
+
+	return hz > 0 && hz <= 1000000 ? 1000000 / (uint64_t)hz : 10000;
+}
+
 const char *sys_errno_name(int err)
 {
 	static const struct {
@@ -503,6 +512,20 @@ ssize_t sys_pread_whole(int fd, char *buf, size_t size)
 	if ((size_t)n == size - 1) /* perhaps more: read it all the long way */
 		return sys_pread_file(fd, buf, size);
 	buf[n] = '\0';
+	return n;
+}
+
+ssize_t sys_pread_head(int fd, char *buf, size_t size)
+{
+	ssize_t n;
+	int eintr = 0;
+
+	if (size < 2)
+		return -EINVAL;
+	do
+		n = sys->pread(fd, buf, size - 1, 0);
+	while (n == -EINTR && ++eintr < SYS_EINTR_RETRIES);
+	buf[n < 0 ? 0 : n] = '\0';
 	return n;
 }
 

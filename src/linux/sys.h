@@ -140,14 +140,26 @@ int sys_join_path(char *out, size_t size, const char *a, const char *b);
 int sys_open_path(const char *root, const char *path, int flags);
 
 /*
+ * sys_pread_head() - the head of the open file @fd: one read of at most @size - 1 bytes from
+ * offset 0 (NUL-terminated), for a file whose first line is all that is wanted (/proc/stat,
+ * whose per-CPU and interrupt lines run to tens of KiB on a large host). Return: bytes read, or
+ * -errno.
+ */
+ssize_t sys_pread_head(int fd, char *buf, size_t size);
+
+/* How sys_read_kept() reads: sys_pread_file(), sys_pread_whole(), sys_pread_head(). */
+enum sys_read_mode { SYS_READ_RECORDS, SYS_READ_WHOLE, SYS_READ_HEAD };
+
+/*
  * sys_read_kept() - read @root/@path through *@fd, opening it first when *@fd is -1. The file
  * stays open for the next read: a pread, no open, so no kernel allocation for a seq_file whose
- * buffer is kept (what matters when memory is exhausted). @whole: the file comes whole from one
- * read (sys_pread_whole), else it is read until a read returns nothing (sys_pread_file). A
- * failed read closes it (*@fd back to -1). Return: as sys_pread_file().
+ * buffer is kept (what matters when memory is exhausted). @mode: SYS_READ_WHOLE, the file comes
+ * whole from one read (sys_pread_whole); SYS_READ_RECORDS, it is read until a read returns
+ * nothing (sys_pread_file); SYS_READ_HEAD, its head only (sys_pread_head). A failed read closes
+ * it (*@fd back to -1). Return: as sys_pread_file().
  */
 ssize_t sys_read_kept(int *fd, const char *root, const char *path, char *buf, size_t size,
-		      bool whole);
+		      enum sys_read_mode mode);
 
 /*
  * The kernel's page size as a shift: 12 on x86-64 (4 KiB pages), 14 or 16 on arm64 and ppc64
@@ -156,6 +168,12 @@ ssize_t sys_read_kept(int *fd, const char *root, const char *path, char *buf, si
  * their units. A page is at least 1 KiB on every architecture Linux runs on.
  */
 unsigned int sys_page_shift(void);
+
+/*
+ * sys_clock_tick_usec() - one clock tick of /proc/stat's CPU times (USER_HZ) in microseconds:
+ * 10000 wherever Linux runs today (USER_HZ 100).
+ */
+uint64_t sys_clock_tick_usec(void);
 
 static inline uint64_t pages_to_bytes(uint64_t pages, unsigned int shift)
 {

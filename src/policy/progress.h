@@ -114,6 +114,20 @@
  * every round said thrashing and the leak was killed at 154 s, against 169-191 s for the others
  * and the kernel, whose kills came when zram was full. A swap-in from a disk waits for its read,
  * which is I/O stall; a v1 group has no memory stall to judge by and keeps the share's verdict.
+ *
+ * The machine's I/O stall on a busy machine: PSI's "some" for the machine averages the CPUs'
+ * own "some" times, each weighted by the time that CPU was not idle. One task waiting for its
+ * reads the whole time reads as the whole time on a machine whose other CPUs idle, and as 1/N of
+ * it where N CPUs are busy: measured, a dd reading through a 1 MB/s blkio throttle gave 994 ms
+ * of io "some" a second on this 2-CPU machine idle, and 490 ms with two CPU hogs beside it. The
+ * two rules above compare the I/O stall with half the time, so on a busy machine a slow-disk
+ * thrash read as old news and was never caught (machine scope, v1 groups: bench/thrash-grid.sh's
+ * cells with hogs, 5 December: 3 of 4 missed, one killed 40.9 s late). The machine's stall is
+ * therefore multiplied by the number of CPUs busy over the same time (its busy CPU time over
+ * the time, from /proc/stat, with iowait busy as PSI counts it), where that is more than one,
+ * and capped at the time (progress_io_undilute()). For one waiting task beside busy CPUs this
+ * gives its wait back; where the waiting CPU is also partly idle it still reads low. A v2
+ * group's own io.pressure weights by the group's own busy time and is used as read.
  */
 #define PROGRESS_SPAN_PAGES        256
 #define PROGRESS_SPAN_MAX_USEC     3000000ull
@@ -278,6 +292,15 @@ struct round_result {
  * progress_thrash() - what the span's read share says (above), alone.
  */
 enum thrash_state progress_thrash(const struct round_sample *s, const struct progress_params *p);
+
+/*
+ * progress_io_undilute() - the machine's PSI io "some" time @stall_usec over @span_usec, on a
+ * machine whose CPUs were busy (not idle, iowait included) for @busy_usec of CPU time in that
+ * span: @stall_usec times the CPUs busy (@busy_usec / @span_usec) where they are more than one,
+ * never more than @span_usec ("Refaults long past", above). As read where @span_usec is 0 or
+ * a product would wrap.
+ */
+uint64_t progress_io_undilute(uint64_t stall_usec, uint64_t busy_usec, uint64_t span_usec);
 
 /*
  * progress_round() - judge one poll interval. Rules, in order:

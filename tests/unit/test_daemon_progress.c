@@ -31,6 +31,10 @@
 static uint64_t io_wait = MS100;
 static bool io_unread;
 static uint64_t io_total;
+/* The machine's busy CPU time a round adds (cpu_busy_usec), read with the I/O stall: by default
+ * none (at most one CPU busy: the stall as read); SCOPE_IO_UNKNOWN: /proc/stat not read. */
+static uint64_t cpu_busy;
+static uint64_t cpu_total;
 
 /* A v1 scope whose counters move by @failcnt, @refault and @read per round. */
 static void step_read(struct scope *s, const struct config *c, uint64_t failcnt, uint64_t refault,
@@ -45,6 +49,9 @@ static void step_read(struct scope *s, const struct config *c, uint64_t failcnt,
 	s->cur.parked = parked;
 	io_total += io_wait; /* the kernel's total, read or not */
 	s->cur.io_stall_usec = io_unread ? SCOPE_IO_UNKNOWN : io_total;
+	if (cpu_busy != SCOPE_IO_UNKNOWN)
+		cpu_total += cpu_busy;
+	s->cur.cpu_busy_usec = io_unread || cpu_busy == SCOPE_IO_UNKNOWN ? SCOPE_IO_UNKNOWN : cpu_total;
 	scope_push_history(s);
 	scope_decide(s, c);
 }
@@ -428,6 +435,15 @@ static void test_silence_without_io_wait(void **state)
 	/* I/O waits under half the silence still say "nobody waits"; half or more do not. */
 	assert_int_equal(after_silence(MS100 / 2 - 1), THRASH_STALE);
 	assert_int_equal(after_silence(MS100 / 2), THRASH_YES);
+
+	/* A busy machine (two CPUs busy every moment): PSI halves one task's wait, and the busy
+	 * CPU time gives it back; without /proc/stat the half reads as nobody waiting. */
+	cpu_busy = 2 * MS100;
+	assert_int_equal(after_silence(MS100 / 2 - 1), THRASH_YES);
+	assert_int_equal(after_silence(MS100 / 4 - 1), THRASH_STALE);
+	cpu_busy = SCOPE_IO_UNKNOWN;
+	assert_int_equal(after_silence(MS100 / 2 - 1), THRASH_STALE);
+	cpu_busy = 0;
 
 	/* Unmeasured (no PSI, or a quiet round that read nothing): judged as before. */
 	v1_scope(&s, &c, 0, 1600);

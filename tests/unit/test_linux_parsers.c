@@ -155,6 +155,34 @@ static void test_meminfo_psi(void **state)
 	assert_true(p.has_full);
 }
 
+/* /proc/stat's "cpu" line: every field but idle is busy, guest and guest_nice are not added
+ * again; a 2.6.11 line of 8 fields and one of 4 still parse; the line must come first. */
+static void test_cpu_ticks(void **state)
+{
+	struct cpu_ticks t;
+
+	(void)state;
+	assert_int_equal(parse_cpu_ticks_buf("cpu  100 2 30 1000 400 0 5 7 50 1\n"
+					     "cpu0 50 1 15 500 200 0 3 4 25 1\nintr 1 2 3",
+					     &t),
+			 0);
+	assert_int_equal(t.busy, 100 + 2 + 30 + 400 + 5 + 7);
+	assert_int_equal(t.total, t.busy + 1000);
+	assert_int_equal(parse_cpu_ticks_buf("cpu  10 0 5 90 3 1 1\n", &t), 0);
+	assert_int_equal(t.busy, 20);
+	assert_int_equal(parse_cpu_ticks_buf("cpu 10 0 5 90", &t), 0); /* a head cut after it */
+	assert_int_equal(t.busy, 15);
+	assert_int_equal(parse_cpu_ticks_buf(load(FIX "k6.18/proc/stat"), &t), 0);
+	assert_true(t.busy > 0 && t.total > t.busy);
+	assert_int_equal(parse_cpu_ticks_buf("cpu  10 0 5\n", &t), -EINVAL);
+	assert_int_equal(parse_cpu_ticks_buf("cpu0 10 0 5 90\n", &t), -EINVAL);
+	assert_int_equal(parse_cpu_ticks_buf("intr 1\ncpu  10 0 5 90\n", &t), -EINVAL);
+	assert_int_equal(parse_cpu_ticks_buf("cpu  10 0 5x 90\n", &t), -EINVAL);
+	assert_int_equal(parse_cpu_ticks_buf("cpu  1 2 3 4 5 6 7 8 9 10 11\n", &t), -EINVAL);
+	assert_int_equal(parse_cpu_ticks_buf("cpu  18446744073709551615 1 0 0\n", &t), -ERANGE);
+	assert_int_equal(parse_cpu_ticks_buf("", &t), -EINVAL);
+}
+
 static void test_pid_files(void **state)
 {
 	struct pid_stat st;
@@ -329,6 +357,13 @@ static int p_u64(const char *b)
 	return parse_u64_file_buf(b, &v);
 }
 
+static int p_cpu(const char *b)
+{
+	struct cpu_ticks t;
+
+	return parse_cpu_ticks_buf(b, &t);
+}
+
 static const struct bad_case bad_cases[] = {
     {"zoneinfo-bad-number", p_zone, -EINVAL},
     {"zoneinfo-bad-header", p_zone, -EINVAL},
@@ -343,6 +378,7 @@ static const struct bad_case bad_cases[] = {
     {"memory.stat-bad", p_v1stat, -EINVAL},
     {"mountinfo-bad", p_mountinfo, -EINVAL},
     {"u64-bad", p_u64, -EINVAL},
+    {"stat-cpu-bad", p_cpu, -EINVAL},
 };
 
 static void test_malformed(void **state)
@@ -912,7 +948,7 @@ int main(void)
 	    cmocka_unit_test(test_wrapped_values),       cmocka_unit_test(test_meminfo_consistent),
 	    cmocka_unit_test(test_vmstat_per_zone_keys), cmocka_unit_test(test_zoneinfo_large_host),
 	    cmocka_unit_test(test_mountinfo_odd_hosts),  cmocka_unit_test(test_pid_cgroup_lines),
-	    cmocka_unit_test(test_pid_status_has_vm),
+	    cmocka_unit_test(test_pid_status_has_vm),   cmocka_unit_test(test_cpu_ticks),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

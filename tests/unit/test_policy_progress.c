@@ -871,9 +871,30 @@ static void test_long_share_edges(void **state)
 	assert_false(ls.primed);
 }
 
+/*
+ * The machine's I/O stall undiluted (progress.h): as read on a machine with at most one CPU
+ * busy; times the CPUs busy beyond that (one task waiting the whole second beside two busy CPUs
+ * reads 500 ms and is 1 s); never past the span; as read where the span is 0 or the product
+ * wraps.
+ */
+static void test_io_undilute(void **state)
+{
+	(void)state;
+	assert_int_equal(progress_io_undilute(994000, 1000000, 1000000), 994000);
+	assert_int_equal(progress_io_undilute(300000, 400000, 1000000), 300000);
+	assert_int_equal(progress_io_undilute(490000, 2000000, 1000000), 980000);
+	assert_int_equal(progress_io_undilute(250000, 1500000, 1000000), 375000);
+	assert_int_equal(progress_io_undilute(600000, 2000000, 1000000), 1000000);
+	assert_int_equal(progress_io_undilute(20000, 64000000, 1000000), 1000000); /* 64 CPUs */
+	assert_int_equal(progress_io_undilute(0, 64000000, 1000000), 0);
+	assert_int_equal(progress_io_undilute(1000100, 2000000, 1000000), 1000100); /* PSI's rounding */
+	assert_int_equal(progress_io_undilute(5000, 9000, 0), 5000);
+	assert_int_equal(progress_io_undilute(UINT64_MAX / 2, 4, 3), UINT64_MAX / 2);
+}
+
 int main(void)
 {
-	struct CMUnitTest tests[NR_CASES + 2];
+	struct CMUnitTest tests[NR_CASES + 3];
 
 	for (size_t i = 0; i < NR_CASES; i++)
 		tests[i] = (struct CMUnitTest){.name = cases[i].name,
@@ -881,5 +902,6 @@ int main(void)
 					       .initial_state = (void *)&cases[i]};
 	tests[NR_CASES] = (struct CMUnitTest)cmocka_unit_test(test_long_share_stream_and_loop);
 	tests[NR_CASES + 1] = (struct CMUnitTest)cmocka_unit_test(test_long_share_edges);
-	return _cmocka_run_group_tests("progress", tests, NR_CASES + 2, NULL, NULL);
+	tests[NR_CASES + 2] = (struct CMUnitTest)cmocka_unit_test(test_io_undilute);
+	return _cmocka_run_group_tests("progress", tests, NR_CASES + 3, NULL, NULL);
 }
