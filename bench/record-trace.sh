@@ -8,10 +8,11 @@
 # OUT: "# limit_bytes=N page_size=4096 onset_ms=T|- readahead_kb=K" (K: the largest read_ahead_kb
 #   of /sys/block, what the daemon reads at start-up) then per line
 #   t_ms failcnt refaulted_pages read_bytes usage_bytes file_bytes under_oom dirty_bytes io_some_us
-#   cpu_busy_us
+#   cpu_busy_us cpu_iowait_us
 #   (dirty_bytes: dirty + writeback; io_some_us: the machine's /proc/pressure/io "some" total, -1
 #   where it cannot be read; cpu_busy_us: the machine's CPU time not idle, from /proc/stat's "cpu"
-#   line, iowait counted busy; traces recorded before them have 7, 8 or 9 columns)
+#   line, iowait counted busy; cpu_iowait_us: its iowait; traces recorded before them have 7, 8,
+#   9 or 10 columns)
 # BUSY=N: N CPU hogs (busy loops of a shell) run beside CMD, outside its group, for the trace.
 set -u
 cd "$(dirname "$0")/.." || exit 1
@@ -43,7 +44,7 @@ cg_spawn "$CG" pid "$@" >"$tmp/cmd.out" 2>&1
 # of a round.
 sample() {
 	local k v d op n fc us uo=0 rf=0 fb=0 rd=0 db=0 io=-1 seen=0 now=${EPOCHREALTIME/./}
-	local cu cn cs cw cq cx cst cpu=-1
+	local cu cn cs cw cq cx cst cpu=-1 iow=-1
 	read -r fc <"$mem/memory.failcnt"
 	read -r us <"$mem/memory.usage_in_bytes"
 	while read -r k v; do
@@ -65,9 +66,11 @@ sample() {
 		done </proc/pressure/io
 	fi
 	# user nice system idle iowait irq softirq steal: every field but idle is busy
-	read -r k cu cn cs _ cw cq cx cst _ </proc/stat &&
+	if read -r k cu cn cs _ cw cq cx cst _ </proc/stat; then
 		cpu=$(((cu + cn + cs + ${cw:-0} + ${cq:-0} + ${cx:-0} + ${cst:-0}) * tick_us))
-	echo "$((now / 1000 - t0)) $fc $rf $rd $us $fb $uo $db $io $cpu"
+		iow=$((${cw:-0} * tick_us))
+	fi
+	echo "$((now / 1000 - t0)) $fc $rf $rd $us $fb $uo $db $io $cpu $iow"
 }
 {
 	end=$((t0 + secs * 1000))

@@ -399,14 +399,22 @@ done
 	echo "date $(date -u +%Y-%m-%dT%H:%MZ)"
 	echo "contenders ${ok_list[*]}"
 	echo "readahead_kb $(cat "/sys/dev/block/$(cg_disk_of "$out")/queue/read_ahead_kb")"
-	echo "oomguard_build $(git -C "$top" describe --always --dirty 2>/dev/null || echo unknown)"
+	# the tree's build, or the binary given (OOMGUARD_BIN) when it is not the tree's ./oomguard
+	if cmp -s "$oomguard" "$top/oomguard"; then
+		echo "oomguard_build $(git -C "$top" describe --always --dirty 2>/dev/null || echo unknown)"
+	else
+		echo "oomguard_build given $oomguard (not this tree's ./oomguard)"
+	fi
 	echo "busy $busy"
 } >>"$out/meta"
 # The hogs: in a group of their own (cg_cleanup_all stops them with the grid)
-hogs=""
+hogs="" hog_pid=""
 if [ "$busy" -gt 0 ]; then
 	cg_new hogs 16M || exit 1
-	for _ in $(seq "$busy"); do cg_spawn "$hogs" hog_pid sh -c 'while :; do :; done'; done
+	for _ in $(seq "$busy"); do
+		cg_spawn "$hogs" hog_pid sh -c 'while :; do :; done'
+		echo "hog $hog_pid" >>"$out/meta"
+	done
 fi
 # The cells run a copy of the binary: a build in the tree during the run (it takes an hour)
 # changes none of them. A resumed run keeps the copy it started with.

@@ -136,7 +136,8 @@ bool lru_gen_enabled(int *fd, const char *root)
 {
 	char buf[32];
 
-	if (sys_read_kept(fd, root, "/sys/kernel/mm/lru_gen/enabled", buf, sizeof(buf), SYS_READ_WHOLE) < 0)
+	if (sys_read_kept(fd, root, "/sys/kernel/mm/lru_gen/enabled", buf, sizeof(buf),
+			  SYS_READ_WHOLE) < 0)
 		return false; /* not built in */
 	return strtoul(buf, NULL, 0) & 1;
 }

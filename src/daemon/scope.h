@@ -109,6 +109,7 @@ struct scope_counters {
 	uint64_t time_usec, stall_events, stall_usec, reclaimed, refaulted, read_pages;
 	uint64_t io_stall_usec;		    /* the snapshot's @io_stall_usec */
 	uint64_t cpu_busy_usec;		    /* the snapshot's @cpu_busy_usec */
+	uint64_t cpu_iowait_usec;	    /* the snapshot's @cpu_iowait_usec */
 	uint64_t refaulted_anon;	    /* the snapshot's @refaulted_anon */
 	uint64_t written;		    /* the snapshot's @written_pages */
 	uint64_t write_pending, file_pages; /* gauges: dirty + writeback, file LRU pages */
@@ -127,6 +128,8 @@ struct scope_counters {
  *                 CPUs, read with the machine's @io_stall_usec (machine, v1 group), whose
  *                 dilution it undoes (progress_io_undilute()); SCOPE_IO_UNKNOWN when this
  *                 snapshot did not read it, and always for a v2 group
+ * @cpu_iowait_usec: the iowait part of @cpu_busy_usec (CPUs idle while a task waited for I/O),
+ *                 read with it
  * @read_pages:    pages read from block devices (struct scope's @reads says whose)
  * @written_pages: pages written: a v2 group's io.stat wbytes, the machine's nr_dirtied, a v1
  *                 group's blkio writes (direct and sync only: v1 charges no writeback); 0
@@ -147,7 +150,7 @@ struct scope_counters {
 struct scope_snapshot {
 	uint64_t time_usec;
 	uint64_t stall_events, stall_usec, reclaimed, refaulted, read_pages, written_pages;
-	uint64_t io_stall_usec, refaulted_anon, cpu_busy_usec;
+	uint64_t io_stall_usec, refaulted_anon, cpu_busy_usec, cpu_iowait_usec;
 	struct zone_snapshot zones[MAX_NR_ZONES];
 	size_t nr_zones;
 	uint64_t limit_bytes, usage_bytes, file_bytes, anon_bytes, swap_bytes, dirty_bytes;

@@ -71,8 +71,10 @@ static void read_io_stall(struct scope *s, unsigned int f, int cpu_f, char *scra
 		return;
 	snap->io_stall_usec = psi.some.total_usec;
 	if (cpu_f >= 0 && scope_load_optional(s, (unsigned int)cpu_f, scratch, &t) == 0 &&
-	    !__builtin_mul_overflow(t.busy, s->cpu_tick_usec, &busy) && busy != SCOPE_IO_UNKNOWN)
+	    !__builtin_mul_overflow(t.busy, s->cpu_tick_usec, &busy) && busy != SCOPE_IO_UNKNOWN) {
 		snap->cpu_busy_usec = busy;
+		snap->cpu_iowait_usec = t.iowait * s->cpu_tick_usec; /* no more than busy */
+	}
 }
 
 static int acquire_machine(struct scope *s, char *scratch, struct scope_snapshot *snap,

@@ -101,6 +101,7 @@ void scope_push_history(struct scope *s)
 	h->read_pages = s->cur.read_pages;
 	h->io_stall_usec = s->cur.io_stall_usec;
 	h->cpu_busy_usec = s->cur.cpu_busy_usec;
+	h->cpu_iowait_usec = s->cur.cpu_iowait_usec;
 	h->refaulted_anon = s->cur.refaulted_anon;
 	h->written = s->cur.written_pages;
 	h->write_pending = 0;
@@ -238,6 +239,7 @@ static bool io_between(const struct scope_counters *from, const struct scope_cou
 	if (known && from->cpu_busy_usec != SCOPE_IO_UNKNOWN &&
 	    to->cpu_busy_usec != SCOPE_IO_UNKNOWN && to->cpu_busy_usec >= from->cpu_busy_usec)
 		*ret_usec = progress_io_undilute(*ret_usec, to->cpu_busy_usec - from->cpu_busy_usec,
+						 delta(to->cpu_iowait_usec, from->cpu_iowait_usec),
 						 delta(to->time_usec, from->time_usec));
 	return known;
 }

@@ -190,12 +190,13 @@ int parse_psi_buf(const char *buf, struct psi_stats *ret_psi)
 
 /* /proc/stat's idle field (the fourth), and the most fields the "cpu" line has (6.x: 10). */
 #define CPU_IDLE_FIELD	3
+#define CPU_IOWAIT_FIELD 4
 #define CPU_MAX_FIELDS	10
 #define CPU_GUEST_FIELD 8 /* guest and guest_nice: counted in user and nice already */
 
 int parse_cpu_ticks_buf(const char *buf, struct cpu_ticks *ret_ticks)
 {
-	struct cpu_ticks t = {0, 0};
+	struct cpu_ticks t = {0, 0, 0};
 	const char *p = buf;
 	int n = 0;
 
@@ -208,6 +209,8 @@ int parse_cpu_ticks_buf(const char *buf, struct cpu_ticks *ret_ticks)
 			return -EINVAL;
 		if (n >= CPU_GUEST_FIELD)
 			continue;
+		if (n == CPU_IOWAIT_FIELD)
+			t.iowait = v;
 		if (__builtin_add_overflow(t.total, v, &t.total) ||
 		    (n != CPU_IDLE_FIELD && __builtin_add_overflow(t.busy, v, &t.busy)))
 			return -ERANGE;

@@ -90,10 +90,12 @@ int parse_psi_buf(const char *buf, struct psi_stats *ret_psi);
  * (USER_HZ) since boot.
  * @busy:  every field but idle: iowait is busy, as PSI counts a CPU with a task waiting for
  *         I/O as non-idle (guest and guest_nice are already in user and nice)
+ * @iowait: the iowait field: time a CPU was idle while a task that last ran there waited for
+ *         I/O (part of @busy)
  * @total: every field
  */
 struct cpu_ticks {
-	uint64_t busy, total;
+	uint64_t busy, iowait, total;
 };
 /*
  * parse_cpu_ticks_buf() - the first line of /proc/stat ("cpu" and at least user, nice,

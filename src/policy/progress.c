@@ -54,14 +54,18 @@ static bool writer_churns(const struct round_sample *s)
 	       (gauge && (!s->counts_writes || written * PROGRESS_WRITER_SHARE_DIV >= refaulted));
 }
 
-uint64_t progress_io_undilute(uint64_t stall_usec, uint64_t busy_usec, uint64_t span_usec)
+uint64_t progress_io_undilute(uint64_t stall_usec, uint64_t busy_usec, uint64_t iowait_usec,
+			      uint64_t span_usec)
 {
-	uint64_t v;
+	uint64_t v = stall_usec, product;
 
-	if (!span_usec || busy_usec <= span_usec || __builtin_mul_overflow(stall_usec, busy_usec, &v))
+	if (!span_usec || stall_usec >= span_usec)
 		return stall_usec;
-	v /= span_usec;
-	return v < span_usec ? v : span_usec > stall_usec ? span_usec : stall_usec;
+	if (busy_usec > span_usec && !__builtin_mul_overflow(stall_usec, busy_usec, &product))
+		v = product / span_usec;
+	if (v < iowait_usec)
+		v = iowait_usec;
+	return v < stall_usec ? stall_usec : v < span_usec ? v : span_usec;
 }
 
 enum thrash_state progress_thrash(const struct round_sample *s, const struct progress_params *p)

@@ -126,8 +126,11 @@
  * therefore multiplied by the number of CPUs busy over the same time (its busy CPU time over
  * the time, from /proc/stat, with iowait busy as PSI counts it), where that is more than one,
  * and capped at the time (progress_io_undilute()). For one waiting task beside busy CPUs this
- * gives its wait back; where the waiting CPU is also partly idle it still reads low. A v2
- * group's own io.pressure weights by the group's own busy time and is used as read.
+ * gives its wait back. Where the waiting CPU is itself idle part of the time the product still
+ * reads low (a task waiting half the time on an otherwise idle CPU beside one busy CPU: PSI
+ * reads 1/6 of the time, the product 1/4); there /proc/stat's iowait, the time CPUs sat idle
+ * while a task waited for I/O, is a floor: that time is part of the wait. A v2 group's own
+ * io.pressure weights by the group's own busy time and is used as read.
  */
 #define PROGRESS_SPAN_PAGES        256
 #define PROGRESS_SPAN_MAX_USEC     3000000ull
@@ -296,11 +299,13 @@ enum thrash_state progress_thrash(const struct round_sample *s, const struct pro
 /*
  * progress_io_undilute() - the machine's PSI io "some" time @stall_usec over @span_usec, on a
  * machine whose CPUs were busy (not idle, iowait included) for @busy_usec of CPU time in that
- * span: @stall_usec times the CPUs busy (@busy_usec / @span_usec) where they are more than one,
- * never more than @span_usec ("Refaults long past", above). As read where @span_usec is 0 or
- * a product would wrap.
+ * span, @iowait_usec of it iowait: @stall_usec times the CPUs busy (@busy_usec / @span_usec)
+ * where they are more than one, at least @iowait_usec, never less than @stall_usec and never
+ * more than @span_usec ("Refaults long past", above). As read where @span_usec is 0; the
+ * product left out where it would wrap.
  */
-uint64_t progress_io_undilute(uint64_t stall_usec, uint64_t busy_usec, uint64_t span_usec);
+uint64_t progress_io_undilute(uint64_t stall_usec, uint64_t busy_usec, uint64_t iowait_usec,
+			      uint64_t span_usec);
 
 /*
  * progress_round() - judge one poll interval. Rules, in order:

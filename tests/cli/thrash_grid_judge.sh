@@ -9,7 +9,8 @@
 # (it was "early", a false kill the daemon never made), counted as kernel first. Needs the blkio
 # controller and the tools. Called from the run's directory with relative paths, which name
 # files from there (they were taken from the tree's top). A run of some cells (--only) writes
-# its report beside its results.
+# its report beside its results. A run with CPU hogs beside (busy N in its meta) says so in its
+# report.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib/test.sh
@@ -97,6 +98,15 @@ grep -q '^| earlyoom | 1 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 1 | - | - |$' "$d/r.md" |
 	fail "report: earlyoom's cell not counted as not judged: $(grep '^| earlyoom |' "$d/r.md")"
 grep -q 'disk read-ahead 128 KiB, oomguard abc1234-test\. Raw results' "$d/r.md" ||
 	fail "report: the header does not name oomguard's build: $(sed -n 3,4p "$d/r.md")"
+head -n 1 "$d/r.md" | grep -q '^# The thrash grid$' ||
+	fail "report of an idle host: title $(head -n 1 "$d/r.md")"
+# a run beside CPU hogs (--busy) says so, in its title and its header
+echo "busy 2" >>"$d/meta"
+bench/thrash-report.sh "$d" "$d/busy.md" || fail "thrash-report.sh of a busy run"
+head -n 1 "$d/busy.md" | grep -q '^# The thrash grid, on a busy host$' ||
+	fail "report of a busy host: title $(head -n 1 "$d/busy.md")"
+grep -q 'oomguard abc1234-test, \*\*2 CPU hogs beside every cell\*\*\. Raw results' "$d/busy.md" ||
+	fail "report of a busy host: header $(sed -n 3,4p "$d/busy.md")"
 grep -q '^| stream 4MiB/s anon50% read | - | - | error |$' "$d/r.md" ||
 	fail "report: the stream cell: $(grep '^| stream' "$d/r.md")"
 # a run of some cells (--only) without --report writes its report beside its results, not over

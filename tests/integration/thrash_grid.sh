@@ -3,8 +3,10 @@
 # The thrash grid's quick subset (bench/thrash-grid.sh --profile check), with the shipped
 # ./oomguard ($OOMGUARD_SHIPPED_BIN): a thrash on a 4 MiB/s disk and one unthrottled must each
 # be killed within 2 s of the end of the cold pass (and not before), and a fresh file ten times
-# the group streamed at 4 MiB/s beside anon must not be. About a minute. Tools:
-# $OOMGUARD_TOOLS (make tools).
+# the group streamed at 4 MiB/s beside anon must not be; then the 4 MiB/s thrash again beside two
+# CPU hogs (--busy 2), where PSI divides the reader's I/O stall among the busy CPUs
+# (docs/daemon-design.md, "The I/O stall on a busy machine"), caught all the same. About two
+# minutes. Tools: $OOMGUARD_TOOLS (make tools).
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 out=$(mktemp -d -p "$PWD/build" thrash-grid-check.XXXXXX)
@@ -18,7 +20,21 @@ if [ "$rc" != 77 ]; then
 	grep -q '^oomguard_build [0-9a-z]' "$out/meta" ||
 		{ echo "FAIL: no oomguard_build line in $out/meta: $(cat "$out/meta")"; rc=1; }
 fi
-[ "$rc" = 0 ] || [ "$rc" = 77 ] || for f in "$out"/*/oomguard/daemon.log; do
+dirs=("$out")
+if [ "$rc" = 0 ]; then
+	dirs=("$out/busy")
+	OOMGUARD_BIN=${OOMGUARD_SHIPPED_BIN:-$PWD/oomguard} bench/thrash-grid.sh --profile check \
+		--busy 2 --only '^thrash 4 ' --out "$out/busy"
+	rc=$?
+	[ "$rc" = 77 ] || grep -q '^busy 2$' "$out/busy/meta" ||
+		{ echo "FAIL: no 'busy 2' line in $out/busy/meta"; rc=1; }
+	[ "$rc" = 77 ] || [ "$(awk 'NR > 1' "$out/busy/results.tsv" | wc -l)" = 1 ] ||
+		{ echo "FAIL: the busy run ran not one cell: $(cat "$out/busy/results.tsv")"; rc=1; }
+	for pid in $(awk '$1 == "hog" { print $2 }' "$out/busy/meta" 2>/dev/null); do
+		kill -0 "$pid" 2>/dev/null && { echo "FAIL: the busy run left its CPU hog $pid"; rc=1; }
+	done
+fi
+[ "$rc" = 0 ] || [ "$rc" = 77 ] || for f in "${dirs[0]}"/*/oomguard/daemon.log; do
 	echo "== $f"
 	grep -v ' debug: ' "$f" | tail -n 5
 done
@@ -28,7 +44,7 @@ done
 [ "$rc" = 0 ] || [ "$rc" = 77 ] ||
 	while IFS=$'\t' read -r kind rate over anon mode who _ _ _ onset _ outcome _; do
 		case $outcome in ok | caught | outcome) continue ;; esac
-		d=$out/$kind-r$rate-o$over-a$anon-$mode/$who
+		d=${dirs[0]}/$kind-r$rate-o$over-a$anon-$mode/$who
 		echo "== rounds of $kind $rate $over $anon $mode ($outcome, onset $onset ms)"
 		awk -v onset="$onset" '
 			FNR == 1 && FILENAME ~ /events.log$/ { start = $1; next }
@@ -47,5 +63,5 @@ done
 				match($0, /round="[^"]*"/)
 				print line " " substr($0, RSTART, RLENGTH)
 			}' "$d/events.log" "$d/daemon.log" | tail -n 60
-	done <"$out/results.tsv"
+	done <"${dirs[0]}/results.tsv"
 exit $rc

@@ -51,7 +51,8 @@ static void step_read(struct scope *s, const struct config *c, uint64_t failcnt,
 	s->cur.io_stall_usec = io_unread ? SCOPE_IO_UNKNOWN : io_total;
 	if (cpu_busy != SCOPE_IO_UNKNOWN)
 		cpu_total += cpu_busy;
-	s->cur.cpu_busy_usec = io_unread || cpu_busy == SCOPE_IO_UNKNOWN ? SCOPE_IO_UNKNOWN : cpu_total;
+	s->cur.cpu_busy_usec =
+	    io_unread || cpu_busy == SCOPE_IO_UNKNOWN ? SCOPE_IO_UNKNOWN : cpu_total;
 	scope_push_history(s);
 	scope_decide(s, c);
 }

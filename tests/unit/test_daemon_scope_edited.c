@@ -326,45 +326,51 @@ static bool v2_counts_reclaim(char *root, const char *edit)
 }
 
 /* Writes @root/proc/stat as a host of 256 CPUs whose interrupt line alone outgrows the
- * scratch: its "cpu" line busy for @busy ticks (idle 100000); and the io "some" total. */
-static void put_stat(const char *root, unsigned int busy, unsigned long io_usec)
+ * scratch: its "cpu" line busy for @busy ticks, @iowait of them iowait (idle 100000); and the
+ * io "some" total. */
+static void put_stat(const char *root, unsigned int busy, unsigned int iowait,
+		     unsigned long io_usec)
 {
 	char cmd[700];
 
 	snprintf(cmd, sizeof(cmd),
-		 "awk -v b=%u 'BEGIN { printf \"cpu  %%u 0 0 100000 0 0 0 0 0 0\\n\", b;"
+		 "awk -v b=%u -v w=%u 'BEGIN {"
+		 " printf \"cpu  %%u 0 0 100000 %%u 0 0 0 0 0\\n\", b - w, w;"
 		 " for (i = 0; i < 256; i++) printf \"cpu%%d 1 0 0 390 0 0 0 0 0 0\\n\", i;"
 		 " printf \"intr 1\"; for (i = 0; i < 12000; i++) printf \" %%d\", i; print \"\" }'"
 		 " >%s/proc/stat && printf 'some avg10=0.00 avg60=0.00 avg300=0.00 total=%lu\\n"
 		 "full avg10=0.00 avg60=0.00 avg300=0.00 total=0\\n' >%s/proc/pressure/io",
-		 busy, root, io_usec, root);
+		 busy, iowait, root, io_usec, root);
 	assert_int_equal(system(cmd), 0);
 }
 
 /*
  * The machine's busy CPU time is read with its I/O stall, from the head of /proc/stat (a large
  * host's whole file is over the scratch), and undoes PSI's dilution over the window: 500 ms of
- * io "some" in a second with two CPUs busy is 1 s; with one, 500 ms. A v2 group's own
- * io.pressure is not multiplied: it reads no /proc/stat.
+ * io "some" in a second with two CPUs busy is 1 s; with one, 500 ms; 167 ms with 1.5 CPUs busy,
+ * 500 ms of it iowait, is 500 ms. A v2 group's own io.pressure is not multiplied: it reads no
+ * /proc/stat.
  */
 static void test_machine_busy_cpus(void **state)
 {
-	char root[] = "/tmp/oomguard-test-busy-XXXXXX", root2[] = "/tmp/oomguard-test-busyv2-XXXXXX";
-	const unsigned int busy_ticks[] = {200, 100};
-	const uint64_t want_io[] = {1000000, 500000};
+	char root[] = "/tmp/oomguard-test-busy-XXXXXX";
+	char root2[] = "/tmp/oomguard-test-busyv2-XXXXXX";
+	const unsigned int busy_ticks[] = {200, 100, 150}, iowait_ticks[] = {0, 0, 50};
+	const unsigned long io[] = {500000, 500000, 166667};
+	const uint64_t want_io[] = {1000000, 500000, 500000};
 	struct config c;
 	struct scope s;
 
 	(void)state;
 	config_defaults(&c);
 	fixture_copy(root, "tests/fixtures/k6.18", "true");
-	for (size_t i = 0; i < 2; i++) {
-		put_stat(root, 5000, 4000000);
+	for (size_t i = 0; i < 3; i++) {
+		put_stat(root, 5000, 0, 4000000);
 		assert_int_equal(scope_init_machine(&s, root, FIXTURE_PAGE_SHIFT, scratch), 0);
 		assert_int_equal(scope_acquire(&s, scratch, 1000000), 0);
 		assert_int_equal(s.cur.cpu_busy_usec, 5000 * s.cpu_tick_usec);
 		put_stat(root, 5000 + busy_ticks[i] * (unsigned int)(10000 / s.cpu_tick_usec),
-			 4500000);
+			 iowait_ticks[i] * (unsigned int)(10000 / s.cpu_tick_usec), 4000000 + io[i]);
 		assert_int_equal(scope_acquire(&s, scratch, 2000000), 0);
 		scope_decide(&s, &c);
 		assert_true(s.sample.has_window_io);

@@ -54,7 +54,7 @@ static int replay(const char *path, enum replay_as as, struct replay *ret)
 	ret->samples = 0;
 	while (fgets(line, sizeof(line), f)) {
 		unsigned long long t, fc, rf, rd, us, fb, uo, db = 0;
-		long long io = -1, cpu = -1;
+		long long io = -1, cpu = -1, iow = 0;
 		char *p;
 		int n;
 
@@ -68,11 +68,11 @@ static int replay(const char *path, enum replay_as as, struct replay *ret)
 				s.readahead_pages = strtoull(p + 13, NULL, 10) >> 2;
 			continue;
 		}
-		/* 10 columns since the machine's busy CPU time is recorded, 9 since its I/O stall is
-		 * (-1: not readable), 8 since dirty + writeback is, 7 before */
-		n = sscanf(line, "%llu %llu %llu %llu %llu %llu %llu %llu %lld %lld", &t, &fc, &rf,
-			   &rd, &us, &fb, &uo, &db, &io, &cpu);
-		if (n < 7 || n > 10) {
+		/* 11 columns since the machine's iowait is recorded, 10 since its busy CPU time is,
+		 * 9 since its I/O stall is (-1: not readable), 8 since dirty + writeback is, 7 before */
+		n = sscanf(line, "%llu %llu %llu %llu %llu %llu %llu %llu %lld %lld %lld", &t, &fc, &rf,
+			   &rd, &us, &fb, &uo, &db, &io, &cpu, &iow);
+		if (n < 7 || n > 11) {
 			fclose(f);
 			return -1;
 		}
@@ -88,6 +88,7 @@ static int replay(const char *path, enum replay_as as, struct replay *ret)
 		s.cur.parked = uo != 0;
 		s.cur.io_stall_usec = io < 0 ? SCOPE_IO_UNKNOWN : as == FLAT_IO ? 0 : (uint64_t)io;
 		s.cur.cpu_busy_usec = cpu < 0 || as == NO_CPU ? SCOPE_IO_UNKNOWN : (uint64_t)cpu;
+		s.cur.cpu_iowait_usec = iow < 0 ? 0 : (uint64_t)iow;
 		scope_cgroup_zone(&s.cur, s.set.reserve_permille, db, s.page_shift);
 		scope_push_history(&s);
 		scope_decide(&s, &c);

@@ -167,11 +167,13 @@ static void test_cpu_ticks(void **state)
 					     &t),
 			 0);
 	assert_int_equal(t.busy, 100 + 2 + 30 + 400 + 5 + 7);
+	assert_int_equal(t.iowait, 400);
 	assert_int_equal(t.total, t.busy + 1000);
 	assert_int_equal(parse_cpu_ticks_buf("cpu  10 0 5 90 3 1 1\n", &t), 0);
 	assert_int_equal(t.busy, 20);
 	assert_int_equal(parse_cpu_ticks_buf("cpu 10 0 5 90", &t), 0); /* a head cut after it */
 	assert_int_equal(t.busy, 15);
+	assert_int_equal(t.iowait, 0); /* before 2.5.41: no iowait field */
 	assert_int_equal(parse_cpu_ticks_buf(load(FIX "k6.18/proc/stat"), &t), 0);
 	assert_true(t.busy > 0 && t.total > t.busy);
 	assert_int_equal(parse_cpu_ticks_buf("cpu  10 0 5\n", &t), -EINVAL);

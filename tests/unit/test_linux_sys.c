@@ -187,6 +187,12 @@ static void test_write_file_errors(void **state)
 }
 
 /* A kept file: opened once; a file read whole takes one pread; records read until empty. */
+/* sys_read_kept() of the 4.4 fixture's buddyinfo through *@fd. */
+static ssize_t kept(int *fd, char *buf, size_t size, enum sys_read_mode mode)
+{
+	return sys_read_kept(fd, "tests/fixtures/k4.4", "/proc/buddyinfo", buf, size, mode);
+}
+
 static void test_read_kept(void **state)
 {
 	char buf[4096], small[64];
@@ -194,43 +200,39 @@ static void test_read_kept(void **state)
 	ssize_t n, len;
 
 	(void)state;
-	len = sys_read_kept(&fd, "tests/fixtures/k4.4", "/proc/buddyinfo", buf, sizeof(buf), SYS_READ_WHOLE);
+	len = kept(&fd, buf, sizeof(buf), SYS_READ_WHOLE);
 	assert_true(len > 0 && fd >= 0);
 	assert_int_equal(strncmp(buf, "Node 0, zone      DMA", 21), 0);
 	assert_int_equal(open_calls, 1);
 	assert_int_equal(pread_calls, 1);
-	n = sys_read_kept(&fd, "tests/fixtures/k4.4", "/proc/buddyinfo", buf, sizeof(buf), SYS_READ_WHOLE);
+	n = kept(&fd, buf, sizeof(buf), SYS_READ_WHOLE);
 	assert_int_equal(n, len);
 	assert_int_equal(open_calls, 1); /* not opened again */
 	assert_int_equal(pread_calls, 2);
-	n = sys_read_kept(&fd, "tests/fixtures/k4.4", "/proc/buddyinfo", buf, sizeof(buf), SYS_READ_RECORDS);
+	n = kept(&fd, buf, sizeof(buf), SYS_READ_RECORDS);
 	assert_int_equal(n, len);
 	assert_int_equal(pread_calls, 4); /* the content, then the empty read that ends it */
 	/* A read filling the buffer exactly may not be the whole file: read the long way. */
-	n = sys_read_kept(&fd, "tests/fixtures/k4.4", "/proc/buddyinfo", buf, (size_t)len + 1, SYS_READ_WHOLE);
+	n = kept(&fd, buf, (size_t)len + 1, SYS_READ_WHOLE);
 	assert_int_equal(n, len);
 	assert_true(pread_calls > 5);
 	/* The head: one read, of what fits, never an error for a file longer than the buffer. */
 	pread_calls = 0;
-	n = sys_read_kept(&fd, "tests/fixtures/k4.4", "/proc/buddyinfo", small, sizeof(small),
-			  SYS_READ_HEAD);
+	n = kept(&fd, small, sizeof(small), SYS_READ_HEAD);
 	assert_int_equal(n, sizeof(small) - 1);
 	assert_int_equal(pread_calls, 1);
 	assert_int_equal(strlen(small), sizeof(small) - 1);
 	assert_int_equal(strncmp(small, buf, sizeof(small) - 1), 0);
 	assert_true(fd >= 0);
 	/* Too small, or a failed read: an error, and the file is closed. */
-	n = sys_read_kept(&fd, "tests/fixtures/k4.4", "/proc/buddyinfo", small, sizeof(small), SYS_READ_WHOLE);
+	n = kept(&fd, small, sizeof(small), SYS_READ_WHOLE);
 	assert_int_equal(n, -E2BIG);
 	assert_int_equal(fd, -1);
 	assert_int_equal(close_calls, 1);
-	assert_true(sys_read_kept(&fd, "tests/fixtures/k4.4", "/proc/buddyinfo", buf, sizeof(buf),
-				  SYS_READ_WHOLE) > 0);
+	assert_true(kept(&fd, buf, sizeof(buf), SYS_READ_WHOLE) > 0);
 	assert_int_equal(open_calls, 2);
 	pread_err = -EIO;
-	assert_int_equal(sys_read_kept(&fd, "tests/fixtures/k4.4", "/proc/buddyinfo", buf,
-				       sizeof(buf), SYS_READ_WHOLE),
-			 -EIO);
+	assert_int_equal(kept(&fd, buf, sizeof(buf), SYS_READ_WHOLE), -EIO);
 	assert_int_equal(fd, -1);
 	assert_int_equal(close_calls, 2);
 }

@@ -874,22 +874,27 @@ static void test_long_share_edges(void **state)
 /*
  * The machine's I/O stall undiluted (progress.h): as read on a machine with at most one CPU
  * busy; times the CPUs busy beyond that (one task waiting the whole second beside two busy CPUs
- * reads 500 ms and is 1 s); never past the span; as read where the span is 0 or the product
- * wraps.
+ * reads 500 ms and is 1 s); at least the iowait (a task waiting half the time on an idle CPU
+ * beside one busy CPU reads 1/6 s, the product 1/4 s, the iowait 1/2 s); never past the span;
+ * as read where the span is 0; without the product where it wraps.
  */
 static void test_io_undilute(void **state)
 {
 	(void)state;
-	assert_int_equal(progress_io_undilute(994000, 1000000, 1000000), 994000);
-	assert_int_equal(progress_io_undilute(300000, 400000, 1000000), 300000);
-	assert_int_equal(progress_io_undilute(490000, 2000000, 1000000), 980000);
-	assert_int_equal(progress_io_undilute(250000, 1500000, 1000000), 375000);
-	assert_int_equal(progress_io_undilute(600000, 2000000, 1000000), 1000000);
-	assert_int_equal(progress_io_undilute(20000, 64000000, 1000000), 1000000); /* 64 CPUs */
-	assert_int_equal(progress_io_undilute(0, 64000000, 1000000), 0);
-	assert_int_equal(progress_io_undilute(1000100, 2000000, 1000000), 1000100); /* PSI's rounding */
-	assert_int_equal(progress_io_undilute(5000, 9000, 0), 5000);
-	assert_int_equal(progress_io_undilute(UINT64_MAX / 2, 4, 3), UINT64_MAX / 2);
+	assert_int_equal(progress_io_undilute(994000, 1000000, 994000, 1000000), 994000);
+	assert_int_equal(progress_io_undilute(300000, 400000, 0, 1000000), 300000);
+	assert_int_equal(progress_io_undilute(490000, 2000000, 0, 1000000), 980000);
+	assert_int_equal(progress_io_undilute(250000, 1500000, 0, 1000000), 375000);
+	assert_int_equal(progress_io_undilute(166666, 1500000, 500000, 1000000), 500000);
+	assert_int_equal(progress_io_undilute(600000, 2000000, 0, 1000000), 1000000);
+	assert_int_equal(progress_io_undilute(20000, 64000000, 0, 1000000), 1000000); /* 64 CPUs */
+	assert_int_equal(progress_io_undilute(0, 64000000, 0, 1000000), 0);
+	assert_int_equal(progress_io_undilute(100000, 500000, 1800000, 1000000), 1000000);
+	assert_int_equal(progress_io_undilute(1000100, 2000000, 0, 1000000), 1000100); /* rounding */
+	assert_int_equal(progress_io_undilute(5000, 9000, 7000, 0), 5000);
+	assert_int_equal(progress_io_undilute(UINT64_MAX / 4, 4, 0, UINT64_MAX / 2), UINT64_MAX / 4);
+	assert_int_equal(progress_io_undilute(3, 8, 0, 4), 4);
+	assert_int_equal(progress_io_undilute(3, UINT64_MAX / 2, 0, UINT64_MAX / 4), 3);
 }
 
 int main(void)
