@@ -65,6 +65,11 @@ static int parse_cpu_ticks(const char *buf, void *ret)
 	return parse_cpu_ticks_buf(buf, ret);
 }
 
+static int parse_cpu_usage(const char *buf, void *ret)
+{
+	return parse_cgroup_cpu_usage_buf(buf, ret);
+}
+
 static int parse_v2_stat(const char *buf, void *ret)
 {
 	return parse_memcg_v2_stat_buf(buf, ret);
@@ -123,6 +128,7 @@ static const struct scope_file v2_files[NR_V2_FILES] = {
     [V2_READS] = {NULL, SYS_READ_WHOLE, NULL}, /* reads_files[] */
     [V2_IO_PRESSURE] = {"/io.pressure", SYS_READ_WHOLE, parse_psi},
     [V2_SWAP_CURRENT] = {"/memory.swap.current", SYS_READ_WHOLE, parse_u64},
+    [V2_CPU_STAT] = {"/cpu.stat", SYS_READ_WHOLE, parse_cpu_usage},
 };
 
 /* The machine's reads for a group that has no counter of its own; its writes are unknown (the

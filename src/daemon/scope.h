@@ -82,9 +82,10 @@ enum v2_file {
 	V2_READS,
 	V2_IO_PRESSURE,
 	V2_SWAP_CURRENT,
+	V2_CPU_STAT,
 	NR_V2_FILES
 };
-#define SCOPE_MAX_FILES 9 /* the most of any kind: v2 */
+#define SCOPE_MAX_FILES 10 /* the most of any kind: v2 */
 
 /* Where a scope's pages read are counted (struct scope @reads). */
 enum scope_reads { READS_MACHINE, READS_V1_BLKIO, READS_V2_IO_STAT };
@@ -124,12 +125,13 @@ struct scope_counters {
  * @refaulted_anon: the anon part of @refaulted (swap-ins)
  * @io_stall_usec: PSI io "some" total: the machine's (machine, v1 group), the group's (v2);
  *                 SCOPE_IO_UNKNOWN when this snapshot did not read it
- * @cpu_busy_usec: the machine's CPU time not idle (iowait counts as busy), summed over its
- *                 CPUs, read with the machine's @io_stall_usec (machine, v1 group), whose
- *                 dilution it undoes (progress_io_undilute()); SCOPE_IO_UNKNOWN when this
- *                 snapshot did not read it, and always for a v2 group
- * @cpu_iowait_usec: the iowait part of @cpu_busy_usec (CPUs idle while a task waited for I/O),
- *                 read with it
+ * @cpu_busy_usec: read with @io_stall_usec, whose dilution it undoes: the machine's CPU time
+ *                 not idle (iowait counts as busy), summed over its CPUs (machine, v1 group:
+ *                 progress_io_undilute()); a v2 group's own CPU time, cpu.stat's usage_usec
+ *                 (progress_io_undilute_group()); SCOPE_IO_UNKNOWN when this snapshot did not
+ *                 read it
+ * @cpu_iowait_usec: the iowait part of the machine's @cpu_busy_usec (CPUs idle while a task
+ *                 waited for I/O), read with it; 0 for a v2 group
  * @read_pages:    pages read from block devices (struct scope's @reads says whose)
  * @written_pages: pages written: a v2 group's io.stat wbytes, the machine's nr_dirtied, a v1
  *                 group's blkio writes (direct and sync only: v1 charges no writeback); 0

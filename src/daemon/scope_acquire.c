@@ -55,23 +55,31 @@ static int read_pages(struct scope *s, unsigned int f, char *scratch, struct sco
  * The I/O stall total (file @f of the kind's: MACHINE_IO_PSI, V1_IO_PSI, V2_IO_PRESSURE), read
  * in the rounds that read all: it tells a slow disk's pause from silence (progress.h, "Refaults
  * long past"). A kernel without PSI (looked for once), or a file that cannot be read, leaves it
- * unknown: the rule then judges as without it, and the scope is watched as before. With the
- * machine's (@cpu_f: MACHINE_CPU_STAT, V1_CPU_STAT; -1 for a v2 group's own), the machine's
- * busy CPU time of the same moment, which undoes PSI's weighting by busy CPUs (progress.h,
- * progress_io_undilute()); unknown where /proc/stat cannot be read.
+ * unknown: the rule then judges as without it, and the scope is watched as before. With it, the
+ * CPU time that undoes PSI's weighting by busy CPUs (progress.h, "The I/O stall on a busy
+ * machine"): the machine's busy and iowait time from the head of /proc/stat (@cpu_f:
+ * MACHINE_CPU_STAT, V1_CPU_STAT), a v2 group's own usage_usec from its cpu.stat (V2_CPU_STAT);
+ * unknown where that cannot be read.
  */
-static void read_io_stall(struct scope *s, unsigned int f, int cpu_f, char *scratch,
+static void read_io_stall(struct scope *s, unsigned int f, unsigned int cpu_f, char *scratch,
 			  struct scope_snapshot *snap)
 {
 	struct psi_stats psi;
 	struct cpu_ticks t;
+	struct cgroup_cpu_usage u;
 	uint64_t busy;
 
 	if (scope_load_optional(s, f, scratch, &psi) < 0)
 		return;
 	snap->io_stall_usec = psi.some.total_usec;
-	if (cpu_f >= 0 && scope_load_optional(s, (unsigned int)cpu_f, scratch, &t) == 0 &&
-	    !__builtin_mul_overflow(t.busy, s->cpu_tick_usec, &busy) && busy != SCOPE_IO_UNKNOWN) {
+	if (s->kind == SCOPE_CGROUP_V2) {
+		if (scope_load_optional(s, cpu_f, scratch, &u) == 0) {
+			snap->cpu_busy_usec = u.usage_usec; /* under 2^63: parse_kv_buf() */
+			snap->cpu_iowait_usec = 0;
+		}
+	} else if (scope_load_optional(s, cpu_f, scratch, &t) == 0 &&
+		   !__builtin_mul_overflow(t.busy, s->cpu_tick_usec, &busy) &&
+		   busy != SCOPE_IO_UNKNOWN) {
 		snap->cpu_busy_usec = busy;
 		snap->cpu_iowait_usec = t.iowait * s->cpu_tick_usec; /* no more than busy */
 	}
@@ -276,7 +284,7 @@ static int acquire_v2(struct scope *s, char *scratch, struct scope_snapshot *sna
 	/* Not every kernel has per-group PSI: without it, no stall time. */
 	snap->stall_usec =
 	    scope_load_optional(s, V2_PRESSURE, scratch, &psi) < 0 ? 0 : psi.some.total_usec;
-	read_io_stall(s, V2_IO_PRESSURE, -1, scratch, snap);
+	read_io_stall(s, V2_IO_PRESSURE, V2_CPU_STAT, scratch, snap);
 	/* no swap accounting (swapaccount=0, no swap controller): none counted */
 	if (scope_load_optional(s, V2_SWAP_CURRENT, scratch, &snap->swap_bytes) < 0)
 		snap->swap_bytes = 0;

@@ -225,22 +225,26 @@ static bool free_plenty(const struct scope_snapshot *snap)
 	return used > 0;
 }
 
-/* The I/O stall from snapshot @from to @to, undiluted where both read the machine's busy CPU
- * time (progress_io_undilute()): false when either did not read the stall, or the total went
- * back. */
-static bool io_between(const struct scope_counters *from, const struct scope_counters *to,
-		       uint64_t *ret_usec)
+/* The I/O stall from snapshot @from to @to of scope @s, undiluted where both read its CPU time
+ * (progress_io_undilute(), progress_io_undilute_group()): false when either did not read the
+ * stall, or the total went back. */
+static bool io_between(const struct scope *s, const struct scope_counters *from,
+		       const struct scope_counters *to, uint64_t *ret_usec)
 {
 	bool known = from->io_stall_usec != SCOPE_IO_UNKNOWN &&
 		     to->io_stall_usec != SCOPE_IO_UNKNOWN &&
 		     to->io_stall_usec >= from->io_stall_usec;
+	uint64_t span = delta(to->time_usec, from->time_usec), busy;
 
 	*ret_usec = known ? to->io_stall_usec - from->io_stall_usec : 0;
-	if (known && from->cpu_busy_usec != SCOPE_IO_UNKNOWN &&
-	    to->cpu_busy_usec != SCOPE_IO_UNKNOWN && to->cpu_busy_usec >= from->cpu_busy_usec)
-		*ret_usec = progress_io_undilute(*ret_usec, to->cpu_busy_usec - from->cpu_busy_usec,
-						 delta(to->cpu_iowait_usec, from->cpu_iowait_usec),
-						 delta(to->time_usec, from->time_usec));
+	if (!known || from->cpu_busy_usec == SCOPE_IO_UNKNOWN ||
+	    to->cpu_busy_usec == SCOPE_IO_UNKNOWN || to->cpu_busy_usec < from->cpu_busy_usec)
+		return known;
+	busy = to->cpu_busy_usec - from->cpu_busy_usec;
+	*ret_usec = s->kind == SCOPE_CGROUP_V2
+			? progress_io_undilute_group(*ret_usec, busy, span)
+			: progress_io_undilute(*ret_usec, busy,
+					       delta(to->cpu_iowait_usec, from->cpu_iowait_usec), span);
 	return known;
 }
 
@@ -262,7 +266,7 @@ static void silence_sample(const struct scope *s, struct round_sample *smp)
 		start = h;
 	}
 	smp->silence_usec = delta(now->time_usec, start->time_usec);
-	smp->has_silence_io = io_between(start, now, &smp->silence_io_stall_usec);
+	smp->has_silence_io = io_between(s, start, now, &smp->silence_io_stall_usec);
 }
 
 /* The stall events of the read share's span, or of the round's window where that reaches
@@ -357,7 +361,7 @@ void scope_decide(struct scope *s, const struct config *c)
 	smp->reclaimed_pages = delta(s->cur.reclaimed, old->reclaimed);
 	smp->has_reclaimed = s->cur.counts_reclaim;
 	smp->refaulted_pages = delta(s->cur.refaulted, old->refaulted);
-	smp->has_window_io = io_between(old, hist_back(s, 0), &smp->window_io_stall_usec);
+	smp->has_window_io = io_between(s, old, hist_back(s, 0), &smp->window_io_stall_usec);
 	span_sample(s, smp);
 	progress_long_share_add(&s->long_share, s->cur.read_pages, s->cur.refaulted,
 				PROGRESS_RA_MEMORY_WINDOWS * s->readahead_pages);

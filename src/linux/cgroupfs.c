@@ -317,6 +317,23 @@ int parse_memcg_v2_events_buf(const char *buf, struct memcg_v2_events *ret_event
 	return 0;
 }
 
+static const struct kv_field cpu_usage_fields[] = {
+    {"usage_usec", offsetof(struct cgroup_cpu_usage, usage_usec), 0},
+};
+
+int parse_cgroup_cpu_usage_buf(const char *buf, struct cgroup_cpu_usage *ret_usage)
+{
+	struct cgroup_cpu_usage u = {0};
+	int n = parse_kv_buf(buf, cpu_usage_fields, 1, &u);
+
+	if (n < 0)
+		return n;
+	if (n < 1)
+		return -ENODATA;
+	*ret_usage = u;
+	return 0;
+}
+
 int parse_u64_file_buf(const char *buf, uint64_t *ret_value)
 {
 	const char *p = buf;

@@ -65,6 +65,14 @@ int parse_memcg_v1_oom_control_buf(const char *buf, struct memcg_v1_oom_control 
 int parse_memcg_v2_stat_buf(const char *buf, struct memcg_v2_stat *ret_stat);
 int parse_memcg_v2_events_buf(const char *buf, struct memcg_v2_events *ret_events);
 
+/* struct cgroup_cpu_usage - a v2 group's cpu.stat: CPU time its tasks ran (µs), below too. */
+struct cgroup_cpu_usage {
+	uint64_t usage_usec;
+};
+/* parse_cgroup_cpu_usage_buf() - v2 cpu.stat (every group has it, with or without the cpu
+ * controller). Return: 0, -ENODATA without usage_usec, -EINVAL, -ERANGE as parse_kv_buf(). */
+int parse_cgroup_cpu_usage_buf(const char *buf, struct cgroup_cpu_usage *ret_usage);
+
 /*
  * A single number file; "max" (v2) and 18446744073709551615 (v1's "no limit" before 3.19,
  * RES_COUNTER_MAX) read as UINT64_MAX. Return: 0, -EINVAL (trailing garbage: "12x"), or

@@ -68,6 +68,17 @@ uint64_t progress_io_undilute(uint64_t stall_usec, uint64_t busy_usec, uint64_t 
 	return v < stall_usec ? stall_usec : v < span_usec ? v : span_usec;
 }
 
+uint64_t progress_io_undilute_group(uint64_t stall_usec, uint64_t usage_usec, uint64_t span_usec)
+{
+	uint64_t product, v;
+
+	if (!span_usec || stall_usec >= span_usec ||
+	    __builtin_mul_overflow(stall_usec, usage_usec, &product))
+		return stall_usec;
+	v = product / (span_usec - stall_usec);
+	return v < stall_usec ? stall_usec : v < span_usec ? v : span_usec;
+}
+
 enum thrash_state progress_thrash(const struct round_sample *s, const struct progress_params *p)
 {
 	/* A read without a pgpgin count (NFS, FUSE) still refaults: refaults are reads too. */

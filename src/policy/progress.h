@@ -130,7 +130,10 @@
  * reads low (a task waiting half the time on an otherwise idle CPU beside one busy CPU: PSI
  * reads 1/6 of the time, the product 1/4); there /proc/stat's iowait, the time CPUs sat idle
  * while a task waited for I/O, is a floor: that time is part of the wait. A v2 group's own
- * io.pressure weights by the group's own busy time and is used as read.
+ * io.pressure weights each CPU by the group's own time not idle there (its running and its
+ * waiting tasks), so a reader beside busy tasks of its own group reads low the same way; its
+ * cpu.stat usage_usec counts the running, and the waiting is solved for
+ * (progress_io_undilute_group()).
  */
 #define PROGRESS_SPAN_PAGES        256
 #define PROGRESS_SPAN_MAX_USEC     3000000ull
@@ -306,6 +309,19 @@ enum thrash_state progress_thrash(const struct round_sample *s, const struct pro
  */
 uint64_t progress_io_undilute(uint64_t stall_usec, uint64_t busy_usec, uint64_t iowait_usec,
 			      uint64_t span_usec);
+
+/*
+ * progress_io_undilute_group() - a v2 group's own io "some" time @stall_usec over @span_usec,
+ * its tasks having run @usage_usec of CPU time in that span (cpu.stat usage_usec). PSI weights
+ * each CPU by the group's time not idle there, which its waiting tasks count as well as its
+ * running ones; usage counts the running only. With the waiting taken as the stall undiluted,
+ * x = @stall_usec * (@usage_usec + x) / @span_usec, so x = @stall_usec * @usage_usec /
+ * (@span_usec - @stall_usec): a reader waiting the whole time beside one busy task of its group
+ * reads half the time, and is the whole time. At least @stall_usec, at most @span_usec; as read
+ * where @span_usec is 0 or a product would wrap.
+ */
+uint64_t progress_io_undilute_group(uint64_t stall_usec, uint64_t usage_usec,
+				    uint64_t span_usec);
 
 /*
  * progress_round() - judge one poll interval. Rules, in order:

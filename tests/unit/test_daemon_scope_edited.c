@@ -344,17 +344,33 @@ static void put_stat(const char *root, unsigned int busy, unsigned int iowait,
 	assert_int_equal(system(cmd), 0);
 }
 
+/* A copy of the v2 fixture's group app: its cpu.stat's usage_usec @usage (0: left as it is) and
+ * its io "some" total @io_usec, each rewritten in place (the scope keeps its files open). */
+static void put_group_cpu(const char *root, unsigned long usage, unsigned long io_usec)
+{
+	char cmd[600];
+
+	snprintf(cmd, sizeof(cmd),
+		 "d=%s/sys/fs/cgroup/app; [ %lu = 0 ] || "
+		 "printf 'usage_usec %lu\\n' >$d/cpu.stat; "
+		 "printf 'some avg10=0.00 avg60=0.00 avg300=0.00 total=%lu\\n"
+		 "full avg10=0.00 avg60=0.00 avg300=0.00 total=0\\n' >$d/io.pressure",
+		 root, usage, usage, io_usec);
+	assert_int_equal(system(cmd), 0);
+}
+
 /*
  * The machine's busy CPU time is read with its I/O stall, from the head of /proc/stat (a large
  * host's whole file is over the scratch), and undoes PSI's dilution over the window: 500 ms of
  * io "some" in a second with two CPUs busy is 1 s; with one, 500 ms; 167 ms with 1.5 CPUs busy,
- * 500 ms of it iowait, is 500 ms. A v2 group's own io.pressure is not multiplied: it reads no
- * /proc/stat.
+ * 500 ms of it iowait, is 500 ms. A v2 group's own io.pressure is undone by its own CPU time
+ * (cpu.stat usage_usec): 500 ms of stall in a second beside 1 s of its tasks' CPU is 1 s; a
+ * group without cpu.stat has its stall as read.
  */
 static void test_machine_busy_cpus(void **state)
 {
 	char root[] = "/tmp/oomguard-test-busy-XXXXXX";
-	char root2[] = "/tmp/oomguard-test-busyv2-XXXXXX";
+	char root2[] = "/tmp/oomguard-test-busyv2-XXXXXX", root3[] = "/tmp/oomguard-test-busyv2-XXXXXX";
 	const unsigned int busy_ticks[] = {200, 100, 150}, iowait_ticks[] = {0, 0, 50};
 	const unsigned long io[] = {500000, 500000, 166667};
 	const uint64_t want_io[] = {1000000, 500000, 500000};
@@ -379,10 +395,25 @@ static void test_machine_busy_cpus(void **state)
 	}
 	fixture_remove(root);
 
-	v2_copy_acquired(root2, "true", &s);
-	assert_int_equal(s.cur.cpu_busy_usec, SCOPE_IO_UNKNOWN);
+	v2_copy_acquired(root2,
+			 "printf 'usage_usec 7000000\\nuser_usec 1\\n' >%s/sys/fs/cgroup/app/cpu.stat", &s);
+	assert_int_equal(s.cur.cpu_busy_usec, 7000000);
+	put_group_cpu(root2, 8000000, 1277000);
+	assert_int_equal(scope_acquire(&s, scratch, 1001000), 0);
+	scope_decide(&s, &c);
+	assert_true(s.sample.has_window_io);
+	assert_int_equal(s.sample.window_io_stall_usec, 1000000);
 	scope_close(&s);
 	fixture_remove(root2);
+
+	v2_copy_acquired(root3, "true", &s);
+	assert_int_equal(s.cur.cpu_busy_usec, SCOPE_IO_UNKNOWN);
+	put_group_cpu(root3, 0, 1277000);
+	assert_int_equal(scope_acquire(&s, scratch, 1001000), 0);
+	scope_decide(&s, &c);
+	assert_int_equal(s.sample.window_io_stall_usec, 500000);
+	scope_close(&s);
+	fixture_remove(root3);
 }
 
 static void test_v2_without_reclaim_counters(void **state)

@@ -185,6 +185,24 @@ static void test_cpu_ticks(void **state)
 	assert_int_equal(parse_cpu_ticks_buf("", &t), -EINVAL);
 }
 
+/* A v2 group's cpu.stat: usage_usec among the other keys, with or without the cpu controller's
+ * own lines; without it, no usage. */
+static void test_cgroup_cpu_usage(void **state)
+{
+	struct cgroup_cpu_usage u;
+
+	(void)state;
+	assert_int_equal(parse_cgroup_cpu_usage_buf("usage_usec 16517816000\nuser_usec 13132696000\n"
+						    "system_usec 3385120000\nnice_usec 280196000\n"
+						    "nr_periods 0\nnr_throttled 0\n",
+						    &u),
+			 0);
+	assert_int_equal(u.usage_usec, 16517816000ull);
+	assert_int_equal(parse_cgroup_cpu_usage_buf("user_usec 5\n", &u), -ENODATA);
+	assert_int_equal(parse_cgroup_cpu_usage_buf("usage_usec 5x\n", &u), -EINVAL);
+	assert_int_equal(parse_cgroup_cpu_usage_buf("usage_usec 1\nusage_usec 2\n", &u), -EINVAL);
+}
+
 static void test_pid_files(void **state)
 {
 	struct pid_stat st;
@@ -951,6 +969,7 @@ int main(void)
 	    cmocka_unit_test(test_vmstat_per_zone_keys), cmocka_unit_test(test_zoneinfo_large_host),
 	    cmocka_unit_test(test_mountinfo_odd_hosts),  cmocka_unit_test(test_pid_cgroup_lines),
 	    cmocka_unit_test(test_pid_status_has_vm),   cmocka_unit_test(test_cpu_ticks),
+	    cmocka_unit_test(test_cgroup_cpu_usage),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -897,9 +897,29 @@ static void test_io_undilute(void **state)
 	assert_int_equal(progress_io_undilute(3, UINT64_MAX / 2, 0, UINT64_MAX / 4), 3);
 }
 
+/*
+ * A v2 group's own I/O stall undone by its own CPU time (progress.h): a reader waiting the
+ * whole second beside one busy task of its group reads 500 ms and is 1 s; waiting 10 % of the
+ * time on a CPU of 64 busy ones, 1/640 s: 100 ms; alone, as read; never under the stall read,
+ * never past the span; as read where the span is 0 or a product wraps.
+ */
+static void test_io_undilute_group(void **state)
+{
+	(void)state;
+	assert_int_equal(progress_io_undilute_group(500000, 1000000, 1000000), 1000000);
+	assert_int_equal(progress_io_undilute_group(1563, 64000000, 1000000), 100188);
+	assert_int_equal(progress_io_undilute_group(990000, 10000, 1000000), 990000);
+	assert_int_equal(progress_io_undilute_group(400000, 300000, 1000000), 400000);
+	assert_int_equal(progress_io_undilute_group(500000, 2000000, 1000000), 1000000);
+	assert_int_equal(progress_io_undilute_group(0, 2000000, 1000000), 0);
+	assert_int_equal(progress_io_undilute_group(1000000, 2000000, 1000000), 1000000);
+	assert_int_equal(progress_io_undilute_group(5000, 9000, 0), 5000);
+	assert_int_equal(progress_io_undilute_group(3, UINT64_MAX / 2, 4), 3);
+}
+
 int main(void)
 {
-	struct CMUnitTest tests[NR_CASES + 3];
+	struct CMUnitTest tests[NR_CASES + 4];
 
 	for (size_t i = 0; i < NR_CASES; i++)
 		tests[i] = (struct CMUnitTest){.name = cases[i].name,
@@ -908,5 +928,6 @@ int main(void)
 	tests[NR_CASES] = (struct CMUnitTest)cmocka_unit_test(test_long_share_stream_and_loop);
 	tests[NR_CASES + 1] = (struct CMUnitTest)cmocka_unit_test(test_long_share_edges);
 	tests[NR_CASES + 2] = (struct CMUnitTest)cmocka_unit_test(test_io_undilute);
-	return _cmocka_run_group_tests("progress", tests, NR_CASES + 3, NULL, NULL);
+	tests[NR_CASES + 3] = (struct CMUnitTest)cmocka_unit_test(test_io_undilute_group);
+	return _cmocka_run_group_tests("progress", tests, NR_CASES + 4, NULL, NULL);
 }

@@ -21,6 +21,8 @@
 # gives what the scope held at the end of the first pass (held=MiB) and the refaults after it
 # (refaulted=MiB); a thrash cell that refaulted less than a quarter of its file in the 10 s after
 # its first pass and was not killed did not thrash: "nothrash", SKIP, not a miss.
+# vmgridbusy=N (kernel command line, VM_GRID_BUSY): N CPU hogs run beside each cell's workload
+# in its group (a v2 group's own busy tasks; for a machine cell, busy CPUs of the machine).
 
 GRID_COLD_S=12 # a cold pass at a throttled rate takes about this long (as on the host)
 
@@ -118,6 +120,11 @@ grid_cell() {
 	og_start $scope_args --log-level debug ||
 		{ fail $name "oomguard run exited at once: $(tail -n 3 "$OG_LOG")"; cg_del "$cg"; return; }
 	k0=$(grid_kernel_kills)
+	hogs="" n=0
+	while [ "$n" -lt "${vmgridbusy:-0}" ]; do
+		spawn "$cg" sh -c 'while :; do :; done'
+		hogs="$hogs $!" n=$((n + 1))
+	done
 	: >/tmp/grid.out
 	if [ "$g_kind" = stream ]; then
 		rm -rf "$READY" && mkdir -p "$READY"
@@ -157,6 +164,8 @@ grid_cell() {
 	[ -n "$onset" ] && rf_pages=$(($(grid_refaults) - r0)) && refaulted=$((rf_pages / 256))
 	grid_dead "$thr" || kill -9 "$thr" 2>/dev/null # at the end, or dying of a kill already
 	[ -n "$holder" ] && kill -9 "$holder" 2>/dev/null
+	# shellcheck disable=SC2086 # a list of pids
+	[ -n "$hogs" ] && kill -9 $hogs 2>/dev/null && wait $hogs 2>/dev/null
 	wait "$thr" 2>/dev/null
 	[ -n "$holder" ] && wait "$holder" 2>/dev/null
 	by_og=0
@@ -258,6 +267,7 @@ else
 	[ -z "${vmreadahead:-}" ] || echo "$vmreadahead" >/sys/block/vda/queue/read_ahead_kb ||
 		info "thrash-grid: read_ahead_kb $vmreadahead refused"
 	info "thrash-grid: read_ahead_kb $(cat /sys/block/vda/queue/read_ahead_kb)"
+	info "thrash-grid: busy ${vmgridbusy:-0}"
 	# vmgridonly (kernel command line): only the cells matching this extended regular expression
 	grid_cells | grep -E "${vmgridonly:-.}" >/tmp/grid.cells
 	# the cells on fd 3: what a cell starts reads nothing of them
