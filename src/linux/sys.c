@@ -497,21 +497,10 @@ out:
 
 ssize_t sys_pread_whole(int fd, char *buf, size_t size)
 {
-	ssize_t n;
-	int eintr = 0;
+	ssize_t n = sys_pread_head(fd, buf, size);
 
-	if (size < 2)
-		return -EINVAL;
-	do
-		n = sys->pread(fd, buf, size - 1, 0);
-	while (n == -EINTR && ++eintr < SYS_EINTR_RETRIES);
-	if (n < 0) {
-		buf[0] = '\0';
-		return n;
-	}
-	if ((size_t)n == size - 1) /* perhaps more: read it all the long way */
+	if (n >= 0 && (size_t)n == size - 1) /* perhaps more: read it all the long way */
 		return sys_pread_file(fd, buf, size);
-	buf[n] = '\0';
 	return n;
 }
 
