@@ -5,8 +5,9 @@
 # be killed within 2 s of the end of the cold pass (and not before), and a fresh file ten times
 # the group streamed at 4 MiB/s beside anon must not be; then the 4 MiB/s thrash again beside two
 # CPU hogs (--busy 2), where PSI divides the reader's I/O stall among the busy CPUs
-# (docs/daemon-design.md, "The I/O stall on a busy machine"), caught all the same. About two
-# minutes. Tools: $OOMGUARD_TOOLS (make tools).
+# (docs/daemon-design.md, "The I/O stall on a busy machine"), caught all the same; and a run
+# of a binary other than the tree's names it as given. About two minutes. Tools:
+# $OOMGUARD_TOOLS (make tools).
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 out=$(mktemp -d -p "$PWD/build" thrash-grid-check.XXXXXX)
@@ -33,6 +34,14 @@ if [ "$rc" = 0 ]; then
 	for pid in $(awk '$1 == "hog" { print $2 }' "$out/busy/meta" 2>/dev/null); do
 		kill -0 "$pid" 2>/dev/null && { echo "FAIL: the busy run left its CPU hog $pid"; rc=1; }
 	done
+fi
+# A binary other than the tree's is named as given, not as the tree's commit (no cell runs).
+if [ "$rc" = 0 ]; then
+	cp "${OOMGUARD_SHIPPED_BIN:-$PWD/oomguard}" "$out/other" && echo >>"$out/other"
+	OOMGUARD_BIN=$out/other bench/thrash-grid.sh --profile check --only '^none$' \
+		--out "$out/given" >/dev/null || { echo "FAIL: a run of no cell failed"; rc=1; }
+	grep -qx "oomguard_build given $out/other (not this tree's ./oomguard)" "$out/given/meta" ||
+		{ echo "FAIL: the binary given is not named: $(grep oomguard_build "$out/given/meta")"; rc=1; }
 fi
 [ "$rc" = 0 ] || [ "$rc" = 77 ] || for f in "${dirs[0]}"/*/oomguard/daemon.log; do
 	echo "== $f"
