@@ -145,10 +145,11 @@ static uint64_t delta(uint64_t cur, uint64_t prev)
  */
 #define SCOPE_SPAN_MIN_ROUNDS 2
 
-/* The span from @old back over such rounds (above); @back: the first round before it. */
+/* The span from @old back over such rounds (above), until its share of refaults among its reads
+ * reaches @permille; @back: the first round before it. */
 static const struct scope_counters *span_extend(const struct scope *s,
 						const struct scope_counters *old,
-						unsigned int back)
+						unsigned int back, uint64_t permille)
 {
 	const struct scope_counters *now = hist_back(s, 0);
 
@@ -158,8 +159,8 @@ static const struct scope_counters *span_extend(const struct scope *s,
 		const struct scope_counters *h = hist_back(s, back);
 		uint64_t read = delta(now->read_pages, old->read_pages);
 
-		if (delta(now->refaulted, old->refaulted) * PROGRESS_THRASH_SHARE_DIV >= read)
-			break; /* a thrashing share already: nothing to pair */
+		if (delta(now->refaulted, old->refaulted) * 1000 >= read * permille)
+			break; /* the share asked for already: nothing to pair */
 		if (delta(now->time_usec, h->time_usec) > PROGRESS_SPAN_MAX_USEC ||
 		    h->read_pages != old->read_pages || h->refaulted >= old->refaulted ||
 		    h->refaulted_anon != old->refaulted_anon ||
@@ -283,6 +284,28 @@ static uint64_t span_stalls(const struct scope *s, const struct scope_counters *
 	return delta(hist_back(s, 0)->stall_events, old->stall_events);
 }
 
+/* The shortest trailing span that read one read-ahead window (progress.h, "Read-ahead larger
+ * than the room"), at most PROGRESS_SPAN_MAX_USEC back. */
+static void ra_span_sample(const struct scope *s, struct round_sample *smp)
+{
+	const struct scope_counters *now = hist_back(s, 0), *old = now;
+	unsigned int back;
+
+	for (back = 1; back < s->hist_len; back++) {
+		const struct scope_counters *h = hist_back(s, back);
+
+		if (delta(now->time_usec, h->time_usec) > PROGRESS_SPAN_MAX_USEC)
+			break;
+		old = h;
+		if (delta(now->read_pages, h->read_pages) >= s->readahead_pages) {
+			old = span_extend(s, old, back + 1, PROGRESS_RA_SPAN_PERMILLE);
+			break;
+		}
+	}
+	smp->ra_span_read_pages = delta(now->read_pages, old->read_pages);
+	smp->ra_span_refaulted_pages = delta(now->refaulted, old->refaulted);
+}
+
 static void span_sample(const struct scope *s, struct round_sample *smp)
 {
 	const struct scope_counters *now = hist_back(s, 0), *old = now;
@@ -300,7 +323,7 @@ static void span_sample(const struct scope *s, struct round_sample *smp)
 			 delta(now->refaulted, h->refaulted) >= PROGRESS_SPAN_PAGES;
 	}
 	if (enough)
-		old = span_extend(s, old, back);
+		old = span_extend(s, old, back, 1000 / PROGRESS_THRASH_SHARE_DIV);
 	smp->span_usec = delta(now->time_usec, old->time_usec);
 	smp->span_read_pages = delta(now->read_pages, old->read_pages);
 	smp->span_refaulted_pages = delta(now->refaulted, old->refaulted);
@@ -311,6 +334,7 @@ static void span_sample(const struct scope *s, struct round_sample *smp)
 	smp->free_plenty = s->kind == SCOPE_MACHINE && free_plenty(&s->cur);
 	writeback_peak(s, smp);
 	silence_sample(s, smp);
+	ra_span_sample(s, smp);
 }
 
 void scope_build_request(const struct scope *s, struct alloc_request *ret_req)

@@ -4,23 +4,33 @@
 
 #include <string.h>
 
-/* The scope's file pages are fewer than PROGRESS_RA_ROOM_WINDOWS read-ahead windows. */
-static bool small_room(const struct round_sample *s, const struct progress_params *p)
+/* The scope's file pages are fewer than @windows read-ahead windows. */
+static bool room_under(const struct round_sample *s, const struct progress_params *p,
+		       uint64_t windows)
 {
-	return p->readahead_pages && s->file_pages &&
-	       s->file_pages < PROGRESS_RA_ROOM_WINDOWS * p->readahead_pages;
+	return p->readahead_pages && s->file_pages && s->file_pages < windows * p->readahead_pages;
 }
 
-/* A room of few read-ahead windows whose long share stays under its bound, or whose span
- * (@read pages) still has fresh pages among its reads; or a room under one window, where
- * nothing read can be told from read-ahead evicted before use (progress.h). */
-static bool readahead_over_room(const struct round_sample *s, const struct progress_params *p,
-				uint64_t read)
+static bool small_room(const struct round_sample *s, const struct progress_params *p)
 {
-	return small_room(s, p) &&
-	       (s->file_pages < p->readahead_pages ||
-		s->long_refaulted_pages * 1000 < s->long_read_pages * PROGRESS_RA_SHARE_PERMILLE ||
-		s->span_refaulted_pages * 1000 < read * PROGRESS_RA_SPAN_PERMILLE);
+	return room_under(s, p, PROGRESS_RA_ROOM_WINDOWS);
+}
+
+/* A room under one read-ahead window, where nothing read can be told from read-ahead evicted
+ * before use; a room of few windows whose last window of reads still has fresh pages; or one of
+ * fewer still whose long share stays under its bound (progress.h). */
+static bool readahead_over_room(const struct round_sample *s, const struct progress_params *p)
+{
+	uint64_t read = s->ra_span_read_pages > s->ra_span_refaulted_pages
+				? s->ra_span_read_pages
+				: s->ra_span_refaulted_pages;
+
+	if (!room_under(s, p, PROGRESS_RA_WIDE_WINDOWS))
+		return false;
+	return s->file_pages < p->readahead_pages ||
+	       s->ra_span_refaulted_pages * 1000 < read * PROGRESS_RA_SPAN_PERMILLE ||
+	       (small_room(s, p) &&
+		s->long_refaulted_pages * 1000 < s->long_read_pages * PROGRESS_RA_SHARE_PERMILLE);
 }
 
 /* Nothing read or refaulted for a while, and no task waiting for a read meanwhile (progress.h,
@@ -99,7 +109,7 @@ enum thrash_state progress_thrash(const struct round_sample *s, const struct pro
 			return THRASH_STALE;
 		if (swapins_cheap(s))
 			return THRASH_CHEAP;
-		return readahead_over_room(s, p, read) ? THRASH_READAHEAD : THRASH_YES;
+		return readahead_over_room(s, p) ? THRASH_READAHEAD : THRASH_YES;
 	}
 	return THRASH_MIXED;
 }

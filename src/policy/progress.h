@@ -75,10 +75,10 @@
  * window), and a span of one window cannot tell it from a loop. There a span that says
  * thrashing holds the count instead, unless the long share (refaults among the reads, in sums
  * that forget at the pace of PROGRESS_RA_MEMORY_WINDOWS windows read) is at least
- * PROGRESS_RA_SHARE_PERMILLE and the span's own share at least PROGRESS_RA_SPAN_PERMILLE: a
- * loop rereads nothing but refaults once its first pass is over (its spans read 99-100 %
- * refaults at 4 MiB/s and unthrottled), and its long share reaches 3/4 two windows or so into
- * its rereads; a stream at 4 MiB/s alternates a refaulted window and a fresh one (long share
+ * PROGRESS_RA_SHARE_PERMILLE and the last window's share (below) at least
+ * PROGRESS_RA_SPAN_PERMILLE: a loop rereads nothing but refaults once its first pass is over
+ * (its spans read 99-100 % refaults at 4 MiB/s and unthrottled), and its long share reaches
+ * 3/4 two windows or so into its rereads; a stream at 4 MiB/s alternates a refaulted window and a fresh one (long share
  * about one half); a stream on a fast disk has read-ahead evicted before use all the time, a
  * long share of 67-90 %, but fresh pages in every span (spans of 67-88 % refaults, measured by
  * read() and mmap unthrottled: docs/daemon-design.md "Read-ahead larger than the room").
@@ -89,6 +89,19 @@
  * 922 per mille; the anon holder was killed). There a span that says thrashing always holds.
  * A loop in such a room is not caught by its reads; PSI still judges it where demand grows
  * (rule 5), and the kernel's own OOM killer where its charges fail.
+ * A reader by mmap meets the same in rooms of more windows: reclaim gives the pages it touched
+ * (young in its page tables) a second pass over the LRU and evicts the read-ahead it has not
+ * touched yet, just ahead of it, which it then faults in again (traced on this host with the
+ * filemap tracepoints, 6 December: a stream by mmap at 4 MiB/s beside 102 MiB of anon in 128,
+ * a room of three 8 MiB windows, refaulted 256 to 1,024 pages at a time, each page one it had
+ * not reached, and fresh pages in the same or the next batch; a loop's batches are whole
+ * windows of refaults). Its spans read up to 100 % refaults where shorter than a window and
+ * about half where a window long, over the thrashing share all the same: counted, they killed
+ * that stream (4 of 13 runs), or a loop in its cold pass in a room of 3.7 windows (2 of 5).
+ * So where the file pages are fewer than PROGRESS_RA_WIDE_WINDOWS windows, a span that
+ * says thrashing also needs the last window of reads (the shortest trailing span that read
+ * one read-ahead window, paired with the refaults counted before its reads as the span is)
+ * to be at least PROGRESS_RA_SPAN_PERMILLE refaults; a stream's last window holds fresh pages.
  *
  * Refaults long past: the span reaches back up to PROGRESS_SPAN_MAX_USEC so that a slow disk's
  * batches, seconds apart, are judged together; it also carries a burst of refaults over the
@@ -143,6 +156,7 @@
 #define PROGRESS_WRITER_SHARE_DIV  8
 #define PROGRESS_DEMAND_SHARE_DIV  8
 #define PROGRESS_RA_ROOM_WINDOWS   3
+#define PROGRESS_RA_WIDE_WINDOWS   8
 #define PROGRESS_RA_MEMORY_WINDOWS 2
 #define PROGRESS_RA_SHARE_PERMILLE 750
 #define PROGRESS_RA_SPAN_PERMILLE  938
@@ -189,6 +203,9 @@
  * @silence_usec:       how long the scope has read and refaulted nothing, up to now
  * @silence_io_stall_usec:  PSI io "some" time over that silence; ignored unless
  *                      @has_silence_io (read at both of its ends)
+ * @ra_span_read_pages, @ra_span_refaulted_pages:  pages read and refaulted in the shortest
+ *                      trailing span that read at least one read-ahead window, at most
+ *                      PROGRESS_SPAN_MAX_USEC back (as far back as that where none did)
  */
 struct round_sample {
 	uint64_t interval_usec;
@@ -221,6 +238,8 @@ struct round_sample {
 	bool has_window_io;
 	uint64_t recent_demand_grown_pages;
 	bool has_demand;
+	uint64_t ra_span_read_pages;
+	uint64_t ra_span_refaulted_pages;
 };
 
 /*
