@@ -128,7 +128,8 @@ void log_decision(const struct scope *s, int prio, const char *what)
 	    "refaulted_pages=%llu span_ms=%llu span_read_pages=%llu span_refaulted_pages=%llu "
 	    "span_refaulted_anon_pages=%llu write_pending_pages=%llu file_pages=%llu "
 	    "written_pages=%llu recent_refaulted_pages=%llu demand_grown_pages=%lld io_ms=%lld "
-	    "silence_ms=%llu silence_io_ms=%lld long_share_permille=%llu parked=%d "
+	    "silence_ms=%llu silence_io_ms=%lld long_share_permille=%llu room_pages=%llu "
+	    "window_read_pages=%llu window_refaulted_pages=%llu parked=%d "
 	    "round=\"%s\" rule=\"%s\"",
 	    what, s->name, s->decision.no_progress_loops, s->decision.available[zi],
 	    z ? z->watermark[WMARK_MIN] : 0, z ? z->free_pages : 0, z ? z->reclaimable_pages : 0,
@@ -150,6 +151,8 @@ void log_decision(const struct scope *s, int prio, const char *what)
 	    s->sample.long_read_pages
 		? (unsigned long long)(s->sample.long_refaulted_pages * 1000 / s->sample.long_read_pages)
 		: 0ULL,
-	    s->cur.parked,
+	    (unsigned long long)s->sample.file_pages,
+	    (unsigned long long)s->sample.ra_span_read_pages,
+	    (unsigned long long)s->sample.ra_span_refaulted_pages, s->cur.parked,
 	    s->round.reason ? s->round.reason : "", s->decision.reason ? s->decision.reason : "");
 }

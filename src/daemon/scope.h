@@ -246,6 +246,8 @@ struct scope {
 	struct round_sample sample;
 	uint64_t readahead_pages;     /* the machine's largest read-ahead window (0: unknown) */
 	struct long_share long_share; /* refaults among reads, over a few windows (progress.h) */
+	struct read_marks read_marks; /* the last read-ahead window of reads (progress.h) */
+	unsigned int pending_rounds;  /* rounds held for a window of reads to come (scope_decide) */
 	struct round_result round;
 	struct retry_decision decision;
 	bool decided;

@@ -145,11 +145,10 @@ static uint64_t delta(uint64_t cur, uint64_t prev)
  */
 #define SCOPE_SPAN_MIN_ROUNDS 2
 
-/* The span from @old back over such rounds (above), until its share of refaults among its reads
- * reaches @permille; @back: the first round before it. */
+/* The span from @old back over such rounds (above); @back: the first round before it. */
 static const struct scope_counters *span_extend(const struct scope *s,
 						const struct scope_counters *old,
-						unsigned int back, uint64_t permille)
+						unsigned int back)
 {
 	const struct scope_counters *now = hist_back(s, 0);
 
@@ -159,8 +158,8 @@ static const struct scope_counters *span_extend(const struct scope *s,
 		const struct scope_counters *h = hist_back(s, back);
 		uint64_t read = delta(now->read_pages, old->read_pages);
 
-		if (delta(now->refaulted, old->refaulted) * 1000 >= read * permille)
-			break; /* the share asked for already: nothing to pair */
+		if (delta(now->refaulted, old->refaulted) * PROGRESS_THRASH_SHARE_DIV >= read)
+			break; /* a thrashing share already: nothing to pair */
 		if (delta(now->time_usec, h->time_usec) > PROGRESS_SPAN_MAX_USEC ||
 		    h->read_pages != old->read_pages || h->refaulted >= old->refaulted ||
 		    h->refaulted_anon != old->refaulted_anon ||
@@ -284,28 +283,6 @@ static uint64_t span_stalls(const struct scope *s, const struct scope_counters *
 	return delta(hist_back(s, 0)->stall_events, old->stall_events);
 }
 
-/* The shortest trailing span that read one read-ahead window (progress.h, "Read-ahead larger
- * than the room"), at most PROGRESS_SPAN_MAX_USEC back. */
-static void ra_span_sample(const struct scope *s, struct round_sample *smp)
-{
-	const struct scope_counters *now = hist_back(s, 0), *old = now;
-	unsigned int back;
-
-	for (back = 1; back < s->hist_len; back++) {
-		const struct scope_counters *h = hist_back(s, back);
-
-		if (delta(now->time_usec, h->time_usec) > PROGRESS_SPAN_MAX_USEC)
-			break;
-		old = h;
-		if (delta(now->read_pages, h->read_pages) >= s->readahead_pages) {
-			old = span_extend(s, old, back + 1, PROGRESS_RA_SPAN_PERMILLE);
-			break;
-		}
-	}
-	smp->ra_span_read_pages = delta(now->read_pages, old->read_pages);
-	smp->ra_span_refaulted_pages = delta(now->refaulted, old->refaulted);
-}
-
 static void span_sample(const struct scope *s, struct round_sample *smp)
 {
 	const struct scope_counters *now = hist_back(s, 0), *old = now;
@@ -323,7 +300,7 @@ static void span_sample(const struct scope *s, struct round_sample *smp)
 			 delta(now->refaulted, h->refaulted) >= PROGRESS_SPAN_PAGES;
 	}
 	if (enough)
-		old = span_extend(s, old, back, 1000 / PROGRESS_THRASH_SHARE_DIV);
+		old = span_extend(s, old, back);
 	smp->span_usec = delta(now->time_usec, old->time_usec);
 	smp->span_read_pages = delta(now->read_pages, old->read_pages);
 	smp->span_refaulted_pages = delta(now->refaulted, old->refaulted);
@@ -334,7 +311,6 @@ static void span_sample(const struct scope *s, struct round_sample *smp)
 	smp->free_plenty = s->kind == SCOPE_MACHINE && free_plenty(&s->cur);
 	writeback_peak(s, smp);
 	silence_sample(s, smp);
-	ra_span_sample(s, smp);
 }
 
 void scope_build_request(const struct scope *s, struct alloc_request *ret_req)
@@ -353,6 +329,37 @@ bool scope_kernel_killed(const struct scope *s, const struct scope_snapshot *bef
 	 * its own limit is no progress of the machine's. A group's counts its own (and below). */
 	return s->kind != SCOPE_MACHINE && before->time_usec &&
 	       s->cur.kernel_oom_kills > before->kernel_oom_kills;
+}
+
+/* Rounds whose verdict waits for a window of reads (THRASH_PENDING, held) are counted once the
+ * window says thrashing, as many of the latest as read nothing but refaults with it (at least
+ * PROGRESS_RA_SPAN_PERMILLE of the pages read since they began: not a stream's rounds that
+ * alternate refaults and fresh pages), and forgotten once a round's reads say anything but
+ * thrashing (progress.h, "Read-ahead larger than the room"). */
+static void pending_rounds(struct scope *s)
+{
+	const struct scope_counters *now = hist_back(s, 0);
+	enum thrash_state t = s->round.thrash;
+	unsigned int run = 0;
+
+	if (t == THRASH_PENDING && s->round.hold) {
+		if (s->pending_rounds < MAX_RECLAIM_RETRIES + 1)
+			s->pending_rounds++;
+		return;
+	}
+	if (t == THRASH_YES && s->round.is_round) {
+		while (run < s->pending_rounds && run + 2 < s->hist_len) {
+			const struct scope_counters *h = hist_back(s, run + 2);
+
+			if (delta(now->refaulted, h->refaulted) * 1000 <
+			    delta(now->read_pages, h->read_pages) * PROGRESS_RA_SPAN_PERMILLE)
+				break;
+			run++;
+		}
+		s->retry.no_progress_loops += (int)run;
+	}
+	if (t != THRASH_READAHEAD)
+		s->pending_rounds = 0;
 }
 
 void scope_decide(struct scope *s, const struct config *c)
@@ -389,12 +396,17 @@ void scope_decide(struct scope *s, const struct config *c)
 	span_sample(s, smp);
 	progress_long_share_add(&s->long_share, s->cur.read_pages, s->cur.refaulted,
 				PROGRESS_RA_MEMORY_WINDOWS * s->readahead_pages);
+	progress_marks_add(&s->read_marks, s->cur.read_pages, s->cur.refaulted, s->readahead_pages);
+	progress_marks_window(&s->read_marks, s->cur.read_pages, s->cur.refaulted,
+			      s->readahead_pages, &smp->ra_span_read_pages,
+			      &smp->ra_span_refaulted_pages);
 	smp->file_pages = bytes_to_pages(s->cur.file_bytes, s->page_shift);
 	smp->long_read_pages = s->long_share.read;
 	smp->long_refaulted_pages = s->long_share.refaulted;
 	smp->parked = s->cur.parked;
 	progress_round(smp, &params, &s->round);
 	s->decided = true;
+	pending_rounds(s);
 	if (!s->round.is_round) {
 		if (++s->quiet_rounds >= SCOPE_QUIET_ROUNDS_RESET) {
 			s->retry.no_progress_loops = 0;
@@ -454,6 +466,7 @@ bool scope_near_limit(const struct scope *s)
 void scope_oom_progress(struct scope *s)
 {
 	retry_state_oom_progress(&s->retry);
+	s->pending_rounds = 0;
 	s->hist_len = 0;
 	s->hist_next = 0;
 	scope_push_history(s);

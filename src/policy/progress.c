@@ -16,21 +16,28 @@ static bool small_room(const struct round_sample *s, const struct progress_param
 	return room_under(s, p, PROGRESS_RA_ROOM_WINDOWS);
 }
 
-/* A room under one read-ahead window, where nothing read can be told from read-ahead evicted
- * before use; a room of few windows whose last window of reads still has fresh pages; or one of
- * fewer still whose long share stays under its bound (progress.h). */
-static bool readahead_over_room(const struct round_sample *s, const struct progress_params *p)
+/* What a span that says thrashing is in a room of few read-ahead windows (progress.h): held
+ * where the room is under one window; pending while the last window of reads still has fresh
+ * pages (a loop's first window of rereads, or a stream's read-ahead evicted before use); held
+ * under PROGRESS_RA_ROOM_WINDOWS while the long share stays under its bound; thrashing
+ * otherwise. */
+static enum thrash_state readahead_verdict(const struct round_sample *s,
+					   const struct progress_params *p)
 {
 	uint64_t read = s->ra_span_read_pages > s->ra_span_refaulted_pages
 				? s->ra_span_read_pages
 				: s->ra_span_refaulted_pages;
 
 	if (!room_under(s, p, PROGRESS_RA_WIDE_WINDOWS))
-		return false;
-	return s->file_pages < p->readahead_pages ||
-	       s->ra_span_refaulted_pages * 1000 < read * PROGRESS_RA_SPAN_PERMILLE ||
-	       (small_room(s, p) &&
-		s->long_refaulted_pages * 1000 < s->long_read_pages * PROGRESS_RA_SHARE_PERMILLE);
+		return THRASH_YES;
+	if (s->file_pages < p->readahead_pages)
+		return THRASH_READAHEAD;
+	if (s->ra_span_refaulted_pages * 1000 < read * PROGRESS_RA_SPAN_PERMILLE)
+		return THRASH_PENDING;
+	if (small_room(s, p) &&
+	    s->long_refaulted_pages * 1000 < s->long_read_pages * PROGRESS_RA_SHARE_PERMILLE)
+		return THRASH_READAHEAD;
+	return THRASH_YES;
 }
 
 /* Nothing read or refaulted for a while, and no task waiting for a read meanwhile (progress.h,
@@ -109,7 +116,7 @@ enum thrash_state progress_thrash(const struct round_sample *s, const struct pro
 			return THRASH_STALE;
 		if (swapins_cheap(s))
 			return THRASH_CHEAP;
-		return readahead_over_room(s, p) ? THRASH_READAHEAD : THRASH_YES;
+		return readahead_verdict(s, p);
 	}
 	return THRASH_MIXED;
 }
@@ -144,6 +151,42 @@ void progress_long_share_add(struct long_share *ls, uint64_t read, uint64_t refa
 	ls->refaulted = scale(ls->refaulted, memory_pages, memory_pages + d_read) + d_ref;
 }
 
+void progress_marks_add(struct read_marks *m, uint64_t read, uint64_t refaulted,
+			uint64_t window_pages)
+{
+	unsigned int last = (m->next + PROGRESS_MARKS - 1) % PROGRESS_MARKS;
+
+	if (!window_pages || (m->len && (read < m->read[last] || refaulted < m->refaulted[last]))) {
+		m->len = m->next = 0;
+		if (!window_pages)
+			return;
+	}
+	if (m->len && (read - m->read[last]) * PROGRESS_MARK_STEPS < window_pages)
+		return;
+	m->read[m->next] = read;
+	m->refaulted[m->next] = refaulted;
+	m->next = (m->next + 1) % PROGRESS_MARKS;
+	if (m->len < PROGRESS_MARKS)
+		m->len++;
+}
+
+void progress_marks_window(const struct read_marks *m, uint64_t read, uint64_t refaulted,
+			   uint64_t window_pages, uint64_t *ret_read, uint64_t *ret_refaulted)
+{
+	unsigned int i, at = m->next;
+
+	*ret_read = *ret_refaulted = 0;
+	for (i = 1; i <= m->len; i++) {
+		at = (m->next + PROGRESS_MARKS - i) % PROGRESS_MARKS;
+		if (read >= m->read[at] && read - m->read[at] >= window_pages)
+			break;
+	}
+	if (!m->len || read < m->read[at] || refaulted < m->refaulted[at])
+		return;
+	*ret_read = read - m->read[at];
+	*ret_refaulted = refaulted - m->refaulted[at];
+}
+
 /* Nothing but the page cache takes memory: anon + swap in use grew by less than a share of what
  * was refaulted (progress.h rule 4). */
 static bool demand_flat(const struct round_sample *s)
@@ -168,6 +211,8 @@ static const char *hold_reason(enum thrash_state t)
 		return "refaults beside a writer's dirty pages: count held";
 	case THRASH_READAHEAD:
 		return "refaults of read-ahead in a small room: count held";
+	case THRASH_PENDING:
+		return "refaults in a small room, their window not yet read: count pending";
 	case THRASH_STALE:
 		return "refaults long past, no task waits for reads: count held";
 	default:
@@ -217,7 +262,8 @@ void progress_round(const struct round_sample *s, const struct progress_params *
 	/* 4. */
 	if ((!stalled || (r.thrash == THRASH_WRITEBACK && demand_flat(s))) &&
 	    (r.thrash == THRASH_MIXED || r.thrash == THRASH_STALE ||
-			 r.thrash == THRASH_WRITEBACK || r.thrash == THRASH_READAHEAD)) {
+			 r.thrash == THRASH_WRITEBACK || r.thrash == THRASH_READAHEAD ||
+			 r.thrash == THRASH_PENDING)) {
 		r.hold = true;
 		r.reason = hold_reason(r.thrash);
 		goto out;

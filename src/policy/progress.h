@@ -76,12 +76,12 @@
  * thrashing holds the count instead, unless the long share (refaults among the reads, in sums
  * that forget at the pace of PROGRESS_RA_MEMORY_WINDOWS windows read) is at least
  * PROGRESS_RA_SHARE_PERMILLE and the last window's share (below) at least
- * PROGRESS_RA_SPAN_PERMILLE: a loop rereads nothing but refaults once its first pass is over
- * (its spans read 99-100 % refaults at 4 MiB/s and unthrottled), and its long share reaches
- * 3/4 two windows or so into its rereads; a stream at 4 MiB/s alternates a refaulted window and a fresh one (long share
- * about one half); a stream on a fast disk has read-ahead evicted before use all the time, a
- * long share of 67-90 %, but fresh pages in every span (spans of 67-88 % refaults, measured by
- * read() and mmap unthrottled: docs/daemon-design.md "Read-ahead larger than the room").
+ * PROGRESS_RA_SPAN_PERMILLE: a loop rereads nothing but refaults once its first pass is over (its
+ * spans read 99-100 % refaults at 4 MiB/s and unthrottled), and its long share reaches 3/4 two
+ * windows or so into its rereads; a stream at 4 MiB/s alternates a refaulted window and a fresh one
+ * (long share about one half); a stream on a fast disk has read-ahead evicted before use all the
+ * time, a long share of 67-90 %, but fresh pages in every span (spans of 67-88 % refaults, measured
+ * by read() and mmap unthrottled: docs/daemon-design.md "Read-ahead larger than the room").
  * In a room under one window even that is gone: each window is evicted, in part, before it is
  * used, read again, and evicted again, so a stream read once rereads every page several times
  * (measured in the guest's v2 grid at 8 MiB read-ahead, 5 December: an mmap stream beside 57
@@ -99,9 +99,14 @@
  * about half where a window long, over the thrashing share all the same: counted, they killed
  * that stream (4 of 13 runs), or a loop in its cold pass in a room of 3.7 windows (2 of 5).
  * So where the file pages are fewer than PROGRESS_RA_WIDE_WINDOWS windows, a span that
- * says thrashing also needs the last window of reads (the shortest trailing span that read
- * one read-ahead window, paired with the refaults counted before its reads as the span is)
- * to be at least PROGRESS_RA_SPAN_PERMILLE refaults; a stream's last window holds fresh pages.
+ * says thrashing also needs the last window of reads (struct read_marks: however long ago it
+ * began, since a stalled reader may read nothing for seconds between two bursts) to be at least
+ * PROGRESS_RA_SPAN_PERMILLE refaults; a stream's last window holds fresh pages. Until it is,
+ * the round is pending (THRASH_PENDING, held): a loop's first window of rereads comes in
+ * batches too, and the daemon counts its pending rounds once the window says thrashing, as
+ * many of the latest as read nothing but refaults (at least PROGRESS_RA_SPAN_PERMILLE of the
+ * pages read since), so that waiting for the window costs a loop no time; any round whose
+ * span does not say thrashing forgets them.
  *
  * Refaults long past: the span reaches back up to PROGRESS_SPAN_MAX_USEC so that a slow disk's
  * batches, seconds apart, are judged together; it also carries a burst of refaults over the
@@ -203,9 +208,8 @@
  * @silence_usec:       how long the scope has read and refaulted nothing, up to now
  * @silence_io_stall_usec:  PSI io "some" time over that silence; ignored unless
  *                      @has_silence_io (read at both of its ends)
- * @ra_span_read_pages, @ra_span_refaulted_pages:  pages read and refaulted in the shortest
- *                      trailing span that read at least one read-ahead window, at most
- *                      PROGRESS_SPAN_MAX_USEC back (as far back as that where none did)
+ * @ra_span_read_pages, @ra_span_refaulted_pages:  pages read and refaulted in the last
+ *                      read-ahead window of reads (progress_marks_window())
  */
 struct round_sample {
 	uint64_t interval_usec;
@@ -262,6 +266,35 @@ void progress_long_share_add(struct long_share *ls, uint64_t read, uint64_t refa
 			     uint64_t memory_pages);
 
 /*
+ * struct read_marks - the scope's cumulative reads and refaults as they stood at the last
+ * PROGRESS_MARKS points, a point taken once reads have gone 1/PROGRESS_MARK_STEPS of a
+ * read-ahead window past the one before: the last window of reads, however long ago it began
+ * (above, "Read-ahead larger than the room"). @len points, the newest at @next - 1.
+ */
+#define PROGRESS_MARK_STEPS 16
+#define PROGRESS_MARKS      (PROGRESS_MARK_STEPS + 2)
+struct read_marks {
+	uint64_t read[PROGRESS_MARKS], refaulted[PROGRESS_MARKS];
+	unsigned int len, next;
+};
+
+/*
+ * progress_marks_add() - note the scope's cumulative @read and @refaulted counters into @m for a
+ * read-ahead window of @window_pages (0: nothing kept). A counter that went back (the group was
+ * made again) starts the marks again.
+ */
+void progress_marks_add(struct read_marks *m, uint64_t read, uint64_t refaulted,
+			uint64_t window_pages);
+
+/*
+ * progress_marks_window() - the pages read and refaulted from the newest mark at least
+ * @window_pages of reads before @read (the oldest mark where none is) up to @read and
+ * @refaulted, the counters now.
+ */
+void progress_marks_window(const struct read_marks *m, uint64_t read, uint64_t refaulted,
+			   uint64_t window_pages, uint64_t *ret_read, uint64_t *ret_refaulted);
+
+/*
  * struct progress_params - the bounds a round is judged by.
  * @stall_bound_permille:  PSI some above this share of the interval means no progress
  * @refault_min_pages:     refaults per window (per second for thrashing) below this are noise
@@ -277,17 +310,21 @@ struct progress_params {
 #define PROGRESS_STALL_BOUND_PERMILLE 600
 #define PROGRESS_REFAULT_MIN_PAGES    256
 
-/* What the read share of the span says (above); WRITEBACK: a share that says thrashing or
- * mixed, beside a writer's dirty pages; READAHEAD: a span that says thrashing in a room of few
- * read-ahead windows, whose long share does not; STALE: a span that says thrashing, its
- * refaults long past (silence, and no task waits for reads); CHEAP: a span that says
- * thrashing, its refaults swap-ins that waited for no I/O (judged by stall and reclaim). */
+/* What the read share of the span says (above); WRITEBACK: a share that says thrashing or mixed,
+ * beside a writer's dirty pages; READAHEAD: a span that says thrashing in a room under one
+ * read-ahead window, or under three whose long share does not; PENDING: a span that says
+ * thrashing in a room under eight windows whose last window of reads still has fresh pages (a
+ * verdict to come: the daemon counts these rounds once that window says thrashing); STALE: a span
+ * that says thrashing, its refaults long past (silence, and no task waits for reads); CHEAP: a
+ * span that says thrashing, its refaults swap-ins that waited for no I/O (judged by stall and
+ * reclaim). */
 enum thrash_state {
 	THRASH_NONE,
 	THRASH_MIXED,
 	THRASH_YES,
 	THRASH_WRITEBACK,
 	THRASH_READAHEAD,
+	THRASH_PENDING,
 	THRASH_STALE,
 	THRASH_CHEAP
 };
@@ -352,9 +389,9 @@ uint64_t progress_io_undilute_group(uint64_t stall_usec, uint64_t usage_usec,
  *      what reclaim took (a loop over a file larger than the room left for it refaults every
  *      page it reads; the kernel's own thrash accounting, PSI and delay accounting, sees only
  *      refaults of pages that were active, which such a loop never makes).
- *   4. Mixed, stale, refaults beside a writer's dirty pages, or read-ahead over the room,
- *      unless PSI says stalled (5.): hold (blk-throttled rereads interleave with cold reads now
- *      and then: such a span must not restart the count; a writer's churn, or a stream's
+ *   4. Mixed, stale, refaults beside a writer's dirty pages, read-ahead over the room, or
+ *      pending, unless PSI says stalled (5.): hold (blk-throttled rereads interleave with cold
+ *      reads now and then: such a span must not restart the count; a writer's churn, or a stream's
  *      read-ahead, must not advance it). A share's doubt is no reason to doubt PSI: cold reads
  *      and a stream's refaults are no memstall (measured in bench/machine's flood: 2 s of mixed
  *      rounds with PSI some at 94-127 % of the window, the probe frozen, each round held), and

@@ -83,8 +83,8 @@ progress.c	s@reclaimed > s->refaulted_pages ? reclaimed - s->refaulted_pages : 0
 progress.c	s@s->has_stall_usec && @@	unmeasured stall used
 progress.c	s@\t\t  !readahead_reclaim(s, p);@\t\t  1;@	read-ahead room stall counted
 progress.c	s@small_room(s, p) \&\& s->has_demand \&\&@small_room(s, p) \&\&@	read-ahead room without demand
-progress.c	s@return s->file_pages < p->readahead_pages ||@return s->file_pages <= p->readahead_pages ||@	one-window room bound off by one
-progress.c	s@return s->file_pages < p->readahead_pages ||@return 0 ||@	one-window room not held
+progress.c	s@if (s->file_pages < p->readahead_pages)@if (s->file_pages <= p->readahead_pages)@	one-window room bound off by one
+progress.c	s@if (s->file_pages < p->readahead_pages)@if (0)@	one-window room not held
 progress.c	s@s->recent_demand_grown_pages < s->span_read_pages@s->recent_demand_grown_pages <= s->span_read_pages@	read-ahead room demand bound off by one
 progress.c	s@s->interval_usec &&@1 \&\&@	empty interval not guarded
 progress.c	s@s->stall_usec \* 1000 >@s->stall_usec * 1000 >=@	stall bound > made >=
@@ -121,13 +121,15 @@ progress.c	s@(!s->counts_writes || written \* PROGRESS_WRITER_SHARE_DIV >= refau
 progress.c	s@(!s->counts_writes || written \* PROGRESS_WRITER_SHARE_DIV >= refaulted)@(1)@	the dirty gauge read beside writers that do not write
 progress.c	s@PROGRESS_WRITEBACK_SHARE_DIV >= s->span_file_pages@PROGRESS_WRITEBACK_SHARE_DIV > s->span_file_pages@	writeback gauge bound off by one
 progress.c	s@r.net_reclaimed = 0;@@	thrash keeps net reclaim
-progress.c	s@? THRASH_READAHEAD : THRASH_YES@? THRASH_YES : THRASH_YES@	read-ahead rule dropped
+progress.c	s@return readahead_verdict(s, p);@return THRASH_YES;@	read-ahead rule dropped
 progress.c	s@s->file_pages < windows \* p->readahead_pages@s->file_pages <= windows * p->readahead_pages@	read-ahead room bound off by one
 progress.c	s@room_under(s, p, PROGRESS_RA_WIDE_WINDOWS)@room_under(s, p, PROGRESS_RA_ROOM_WINDOWS)@	read-ahead window span only in the smallest rooms
 progress.h	s@define PROGRESS_RA_WIDE_WINDOWS   8@define PROGRESS_RA_WIDE_WINDOWS   7@	read-ahead window span rooms one window fewer
 progress.c	s@s->ra_span_refaulted_pages \* 1000 <@s->ra_span_refaulted_pages * 1000 <=@	window span share bound off by one
 progress.c	s@s->ra_span_refaulted_pages \* 1000 < read@s->span_refaulted_pages * 1000 < read@	window span's refaults taken from the span
-progress.c	s@(small_room(s, p) \&\&@(1 \&\&@	long share asked in every read-ahead room
+progress.c	s@if (small_room(s, p) \&\&@if (1 \&\&@	long share asked in every read-ahead room
+progress.c	s@return THRASH_PENDING;@return THRASH_READAHEAD;@	a loop's first window of rereads held, not pending
+progress.c	s@\t\t\t r.thrash == THRASH_PENDING)) {@\t\t\t 0)) {@	pending not held
 progress.c	s@s->long_refaulted_pages \* 1000 <@s->long_refaulted_pages * 1000 <=@	long share bound off by one
 progress.c	s@(s->is_group \&\& !s->span_stall_events)@0@	a group's refaults judged without its stalls
 progress.c	s@(s->is_group \&\& !s->span_stall_events)@(!s->span_stall_events)@	the machine's refaults need stalls too

@@ -525,6 +525,73 @@ static void test_batch_refaults_before_reads(void **state)
 }
 
 /*
+ * A room of 3.75 read-ahead windows of 2048 pages (progress.h, "Read-ahead larger than the
+ * room"): after a cold pass of fresh reads, rounds whose span is all refaults but whose last
+ * window of reads still has fresh pages are held as pending. A loop fills the window with
+ * refaults, and the pending rounds count then: it reaches OOM in as many rounds as where no
+ * read-ahead is known. A stream's burst is followed by fresh reads, and its pending rounds are
+ * forgotten.
+ */
+static int pending_case(uint64_t readahead, int refault_rounds, uint64_t *ret_pending)
+{
+	struct scope s;
+	struct config c;
+	int i;
+
+	v1_scope(&s, &c, 0, 7680);
+	s.readahead_pages = readahead;
+	for (i = 0; i < 20; i++)
+		step_read(&s, &c, THRASH_FAILCNT, 0, 256, false);
+	for (i = 1; i <= refault_rounds; i++) {
+		step_read(&s, &c, THRASH_FAILCNT, 256, 256, false);
+		if (s.oom)
+			return i;
+	}
+	*ret_pending = s.pending_rounds;
+	for (i = 0; i < 4; i++) /* fresh reads again */
+		step_read(&s, &c, THRASH_FAILCNT, 0, 256, false);
+	return -s.decision.no_progress_loops;
+}
+
+static void test_pending_window(void **state)
+{
+	uint64_t pending = 0;
+	int plain;
+
+	(void)state;
+	plain = pending_case(0, 100, &pending);
+	assert_true(plain > 8);
+	assert_int_equal(pending_case(2048, 100, &pending), plain);
+	/* a burst of four rounds of refaults, then fresh reads: held, then forgotten */
+	assert_int_equal(pending_case(2048, 4, &pending), 0);
+	assert_int_equal(pending, 4);
+	assert_true(pending_case(0, 4, &pending) < 0); /* counted where no read-ahead is known */
+}
+
+/* A stream whose rounds alternate refaults and fresh pages stays pending for as long as it
+ * reads; a window of refaults then counts the rounds that read it, not all those before. */
+static void test_pending_within_window(void **state)
+{
+	struct scope s;
+	struct config c;
+	int i;
+
+	(void)state;
+	v1_scope(&s, &c, 0, 7680);
+	s.readahead_pages = 2048;
+	for (i = 0; i < 20; i++)
+		step_read(&s, &c, THRASH_FAILCNT, 0, 256, false);
+	for (i = 0; i < 20; i++)
+		step_read(&s, &c, THRASH_FAILCNT, i % 2 ? 0 : 256, 256, false);
+	assert_int_equal(s.decision.no_progress_loops, 0);
+	assert_int_equal(s.pending_rounds, MAX_RECLAIM_RETRIES + 1);
+	for (i = 0; i < 8; i++)
+		step_read(&s, &c, THRASH_FAILCNT, 256, 256, false);
+	assert_false(s.oom);
+	assert_int_equal(s.decision.no_progress_loops, 8);
+}
+
+/*
  * What a writer dirtied (progress.h "Refaults beside writes"): a v2 group's io.stat counts pages
  * once their writeback is submitted, so the growth of its dirty pages (not of those under
  * writeback, counted already) is added; the machine's nr_dirtied counts the dirtying, and is
@@ -575,6 +642,8 @@ int main(void)
 	    cmocka_unit_test(test_progress_and_quiet_reset),
 	    cmocka_unit_test(test_silence_without_io_wait),
 	    cmocka_unit_test(test_batch_refaults_before_reads),
+	    cmocka_unit_test(test_pending_window),
+	    cmocka_unit_test(test_pending_within_window),
 	    cmocka_unit_test(test_writer_dirtied),
 	};
 
