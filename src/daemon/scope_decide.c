@@ -332,34 +332,18 @@ bool scope_kernel_killed(const struct scope *s, const struct scope_snapshot *bef
 }
 
 /* Rounds whose verdict waits for a window of reads (THRASH_PENDING, held) are counted once the
- * window says thrashing, as many of the latest as read nothing but refaults with it (at least
- * PROGRESS_RA_SPAN_PERMILLE of the pages read since they began: not a stream's rounds that
- * alternate refaults and fresh pages), and forgotten once a round's reads say anything but
- * thrashing (progress.h, "Read-ahead larger than the room"). */
+ * window says thrashing, and forgotten at the first round that says anything else (progress.h,
+ * "Read-ahead larger than the room"). */
 static void pending_rounds(struct scope *s)
 {
-	const struct scope_counters *now = hist_back(s, 0);
-	enum thrash_state t = s->round.thrash;
-	unsigned int run = 0;
-
-	if (t == THRASH_PENDING && s->round.hold) {
+	if (s->round.thrash == THRASH_PENDING && s->round.hold) {
 		if (s->pending_rounds < MAX_RECLAIM_RETRIES + 1)
 			s->pending_rounds++;
 		return;
 	}
-	if (t == THRASH_YES && s->round.is_round) {
-		while (run < s->pending_rounds && run + 2 < s->hist_len) {
-			const struct scope_counters *h = hist_back(s, run + 2);
-
-			if (delta(now->refaulted, h->refaulted) * 1000 <
-			    delta(now->read_pages, h->read_pages) * PROGRESS_RA_SPAN_PERMILLE)
-				break;
-			run++;
-		}
-		s->retry.no_progress_loops += (int)run;
-	}
-	if (t != THRASH_READAHEAD)
-		s->pending_rounds = 0;
+	if (s->round.thrash == THRASH_YES && s->round.is_round)
+		s->retry.no_progress_loops += (int)s->pending_rounds;
+	s->pending_rounds = 0;
 }
 
 void scope_decide(struct scope *s, const struct config *c)

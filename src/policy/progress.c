@@ -17,12 +17,12 @@ static bool small_room(const struct round_sample *s, const struct progress_param
 }
 
 /* What a span that says thrashing is in a room of few read-ahead windows (progress.h): held
- * where the room is under one window; pending while the last window of reads still has fresh
- * pages (a loop's first window of rereads, or a stream's read-ahead evicted before use); held
- * under PROGRESS_RA_ROOM_WINDOWS while the long share stays under its bound; thrashing
- * otherwise. */
+ * where the room is under one window; where the last window of reads still has fresh pages,
+ * pending if the span itself (@span_read pages) has none (a loop's first window of rereads, or
+ * a burst of read-ahead evicted before use), held if it has some (a stream); held under
+ * PROGRESS_RA_ROOM_WINDOWS while the long share stays under its bound; thrashing otherwise. */
 static enum thrash_state readahead_verdict(const struct round_sample *s,
-					   const struct progress_params *p)
+					   const struct progress_params *p, uint64_t span_read)
 {
 	uint64_t read = s->ra_span_read_pages > s->ra_span_refaulted_pages
 				? s->ra_span_read_pages
@@ -33,7 +33,9 @@ static enum thrash_state readahead_verdict(const struct round_sample *s,
 	if (s->file_pages < p->readahead_pages)
 		return THRASH_READAHEAD;
 	if (s->ra_span_refaulted_pages * 1000 < read * PROGRESS_RA_SPAN_PERMILLE)
-		return THRASH_PENDING;
+		return s->span_refaulted_pages * 1000 >= span_read * PROGRESS_RA_SPAN_PERMILLE
+			       ? THRASH_PENDING
+			       : THRASH_READAHEAD;
 	if (small_room(s, p) &&
 	    s->long_refaulted_pages * 1000 < s->long_read_pages * PROGRESS_RA_SHARE_PERMILLE)
 		return THRASH_READAHEAD;
@@ -116,7 +118,7 @@ enum thrash_state progress_thrash(const struct round_sample *s, const struct pro
 			return THRASH_STALE;
 		if (swapins_cheap(s))
 			return THRASH_CHEAP;
-		return readahead_verdict(s, p);
+		return readahead_verdict(s, p, read);
 	}
 	return THRASH_MIXED;
 }

@@ -102,11 +102,11 @@
  * says thrashing also needs the last window of reads (struct read_marks: however long ago it
  * began, since a stalled reader may read nothing for seconds between two bursts) to be at least
  * PROGRESS_RA_SPAN_PERMILLE refaults; a stream's last window holds fresh pages. Until it is,
- * the round is pending (THRASH_PENDING, held): a loop's first window of rereads comes in
- * batches too, and the daemon counts its pending rounds once the window says thrashing, as
- * many of the latest as read nothing but refaults (at least PROGRESS_RA_SPAN_PERMILLE of the
- * pages read since), so that waiting for the window costs a loop no time; any round whose
- * span does not say thrashing forgets them.
+ * a span with fresh pages of its own holds the count (THRASH_READAHEAD), and one of at least
+ * PROGRESS_RA_SPAN_PERMILLE refaults is pending (THRASH_PENDING, held): a loop's first window
+ * of rereads comes in batches too, and the daemon counts the pending rounds once the window
+ * says thrashing, so that waiting for it costs a loop no time; a round that says anything
+ * else forgets them (a stream's burst is followed by fresh pages).
  *
  * Refaults long past: the span reaches back up to PROGRESS_SPAN_MAX_USEC so that a slow disk's
  * batches, seconds apart, are judged together; it also carries a burst of refaults over the
@@ -312,9 +312,10 @@ struct progress_params {
 
 /* What the read share of the span says (above); WRITEBACK: a share that says thrashing or mixed,
  * beside a writer's dirty pages; READAHEAD: a span that says thrashing in a room under one
- * read-ahead window, or under three whose long share does not; PENDING: a span that says
- * thrashing in a room under eight windows whose last window of reads still has fresh pages (a
- * verdict to come: the daemon counts these rounds once that window says thrashing); STALE: a span
+ * read-ahead window, or under three whose long share does not, or under eight whose span and
+ * last window of reads both have fresh pages; PENDING: a span of no fresh page in a room under
+ * eight windows whose last window of reads still has some (a verdict to come: the daemon counts
+ * these rounds once that window says thrashing); STALE: a span
  * that says thrashing, its refaults long past (silence, and no task waits for reads); CHEAP: a
  * span that says thrashing, its refaults swap-ins that waited for no I/O (judged by stall and
  * reclaim). */

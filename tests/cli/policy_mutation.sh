@@ -121,14 +121,16 @@ progress.c	s@(!s->counts_writes || written \* PROGRESS_WRITER_SHARE_DIV >= refau
 progress.c	s@(!s->counts_writes || written \* PROGRESS_WRITER_SHARE_DIV >= refaulted)@(1)@	the dirty gauge read beside writers that do not write
 progress.c	s@PROGRESS_WRITEBACK_SHARE_DIV >= s->span_file_pages@PROGRESS_WRITEBACK_SHARE_DIV > s->span_file_pages@	writeback gauge bound off by one
 progress.c	s@r.net_reclaimed = 0;@@	thrash keeps net reclaim
-progress.c	s@return readahead_verdict(s, p);@return THRASH_YES;@	read-ahead rule dropped
+progress.c	s@return readahead_verdict(s, p, read);@return THRASH_YES;@	read-ahead rule dropped
 progress.c	s@s->file_pages < windows \* p->readahead_pages@s->file_pages <= windows * p->readahead_pages@	read-ahead room bound off by one
 progress.c	s@room_under(s, p, PROGRESS_RA_WIDE_WINDOWS)@room_under(s, p, PROGRESS_RA_ROOM_WINDOWS)@	read-ahead window span only in the smallest rooms
 progress.h	s@define PROGRESS_RA_WIDE_WINDOWS   8@define PROGRESS_RA_WIDE_WINDOWS   7@	read-ahead window span rooms one window fewer
 progress.c	s@s->ra_span_refaulted_pages \* 1000 <@s->ra_span_refaulted_pages * 1000 <=@	window span share bound off by one
 progress.c	s@s->ra_span_refaulted_pages \* 1000 < read@s->span_refaulted_pages * 1000 < read@	window span's refaults taken from the span
 progress.c	s@if (small_room(s, p) \&\&@if (1 \&\&@	long share asked in every read-ahead room
-progress.c	s@return THRASH_PENDING;@return THRASH_READAHEAD;@	a loop's first window of rereads held, not pending
+progress.c	s@? THRASH_PENDING@? THRASH_READAHEAD@	a loop's first window of rereads held, not pending
+progress.c	s@: THRASH_READAHEAD;@: THRASH_PENDING;@	a stream's fresh span pending
+progress.c	s@s->span_refaulted_pages \* 1000 >= span_read@s->span_refaulted_pages * 1000 > span_read@	pending span bound off by one
 progress.c	s@\t\t\t r.thrash == THRASH_PENDING)) {@\t\t\t 0)) {@	pending not held
 progress.c	s@s->long_refaulted_pages \* 1000 <@s->long_refaulted_pages * 1000 <=@	long share bound off by one
 progress.c	s@(s->is_group \&\& !s->span_stall_events)@0@	a group's refaults judged without its stalls
