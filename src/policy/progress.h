@@ -97,16 +97,19 @@
  * not reached, and fresh pages in the same or the next batch; a loop's batches are whole
  * windows of refaults). Its spans read up to 100 % refaults where shorter than a window and
  * about half where a window long, over the thrashing share all the same: counted, they killed
- * that stream (4 of 13 runs), or a loop in its cold pass in a room of 3.7 windows (2 of 5).
- * So where the file pages are fewer than PROGRESS_RA_WIDE_WINDOWS windows, a span that
- * says thrashing also needs the last window of reads (struct read_marks: however long ago it
- * began, since a stalled reader may read nothing for seconds between two bursts) to be at least
- * PROGRESS_RA_SPAN_PERMILLE refaults; a stream's last window holds fresh pages. Until it is,
- * a span with fresh pages of its own holds the count (THRASH_READAHEAD), and one of at least
- * PROGRESS_RA_SPAN_PERMILLE refaults is pending (THRASH_PENDING, held): a loop's first window
- * of rereads comes in batches too, and the daemon counts the pending rounds once the window
- * says thrashing, so that waiting for it costs a loop no time; a round that says anything
- * else forgets them (a stream's burst is followed by fresh pages).
+ * that stream (4 of 13 runs), or a loop in its cold pass in a room of 3.7 windows (2 of 5). So
+ * where the file pages are fewer than PROGRESS_RA_WIDE_WINDOWS windows (the streams of rooms of six
+ * and eight windows never refaulted, and the window's wait made two v2 loops at 4 MiB/s in rooms of
+ * 5.1 and 5.2 windows 0.3 and 0.6 s slower in the guest, where reads come in late), a span that
+ * says thrashing also needs the last window of reads (struct read_marks: however long ago it began,
+ * since a stalled reader may read nothing for seconds between two bursts) to be at least
+ * PROGRESS_RA_SPAN_PERMILLE refaults; a stream's last window holds fresh pages. Until it is, a span
+ * with fresh pages of its own holds the count (THRASH_READAHEAD), and one of at least
+ * PROGRESS_RA_SPAN_PERMILLE refaults is pending (THRASH_PENDING, held): a loop's first window of
+ * rereads comes in batches too, and the daemon counts the pending rounds once the window says
+ * thrashing, so that a loop's count loses nothing while it waits (its kill still waits for the
+ * window: where reads are counted late, up to one window read at the disk's rate); a round that
+ * says anything else forgets them (a stream's burst is followed by fresh pages).
  *
  * Refaults long past: the span reaches back up to PROGRESS_SPAN_MAX_USEC so that a slow disk's
  * batches, seconds apart, are judged together; it also carries a burst of refaults over the
@@ -161,7 +164,7 @@
 #define PROGRESS_WRITER_SHARE_DIV  8
 #define PROGRESS_DEMAND_SHARE_DIV  8
 #define PROGRESS_RA_ROOM_WINDOWS   3
-#define PROGRESS_RA_WIDE_WINDOWS   8
+#define PROGRESS_RA_WIDE_WINDOWS   5
 #define PROGRESS_RA_MEMORY_WINDOWS 2
 #define PROGRESS_RA_SHARE_PERMILLE 750
 #define PROGRESS_RA_SPAN_PERMILLE  938
@@ -312,9 +315,9 @@ struct progress_params {
 
 /* What the read share of the span says (above); WRITEBACK: a share that says thrashing or mixed,
  * beside a writer's dirty pages; READAHEAD: a span that says thrashing in a room under one
- * read-ahead window, or under three whose long share does not, or under eight whose span and
+ * read-ahead window, or under three whose long share does not, or under five whose span and
  * last window of reads both have fresh pages; PENDING: a span of no fresh page in a room under
- * eight windows whose last window of reads still has some (a verdict to come: the daemon counts
+ * five windows whose last window of reads still has some (a verdict to come: the daemon counts
  * these rounds once that window says thrashing); STALE: a span
  * that says thrashing, its refaults long past (silence, and no task waits for reads); CHEAP: a
  * span that says thrashing, its refaults swap-ins that waited for no I/O (judged by stall and

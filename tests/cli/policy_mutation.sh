@@ -124,7 +124,7 @@ progress.c	s@r.net_reclaimed = 0;@@	thrash keeps net reclaim
 progress.c	s@return readahead_verdict(s, p, read);@return THRASH_YES;@	read-ahead rule dropped
 progress.c	s@s->file_pages < windows \* p->readahead_pages@s->file_pages <= windows * p->readahead_pages@	read-ahead room bound off by one
 progress.c	s@room_under(s, p, PROGRESS_RA_WIDE_WINDOWS)@room_under(s, p, PROGRESS_RA_ROOM_WINDOWS)@	read-ahead window span only in the smallest rooms
-progress.h	s@define PROGRESS_RA_WIDE_WINDOWS   8@define PROGRESS_RA_WIDE_WINDOWS   7@	read-ahead window span rooms one window fewer
+progress.h	s@define PROGRESS_RA_WIDE_WINDOWS   5@define PROGRESS_RA_WIDE_WINDOWS   4@	read-ahead window span rooms one window fewer
 progress.c	s@s->ra_span_refaulted_pages \* 1000 <@s->ra_span_refaulted_pages * 1000 <=@	window span share bound off by one
 progress.c	s@s->ra_span_refaulted_pages \* 1000 < read@s->span_refaulted_pages * 1000 < read@	window span's refaults taken from the span
 progress.c	s@if (small_room(s, p) \&\&@if (1 \&\&@	long share asked in every read-ahead room

@@ -632,7 +632,7 @@ static const struct progress_case cases[] = {
       0, false, false, false, 0, 0, false, 0, 0, false, 0, false, 512, 512},
      &ra2048,
      {true, false, true, RA, 0, 0, RAHELD}},
-    /* 4d. Rooms under eight windows: a span that says thrashing also needs its last window of
+    /* 4d. Rooms under five windows: a span that says thrashing also needs its last window of
      * reads at 938 per mille refaults or more. A stream by mmap at 4 MiB/s beside 102 MiB of
      * anon in 128 (bench/thrash-grid.sh 'stream 4 0 80 mmap', 6 December): reclaim evicted
      * the read-ahead it had not touched yet, and it refaulted 1,056 of the 2,096 pages of a
@@ -642,13 +642,13 @@ static const struct progress_case cases[] = {
       1000, 326, 1168, true, false, false, 0, 0, true, 0, 902000, true, 0, false, 2096, 1056},
      &ra2048,
      {true, false, true, RA, 0, 0, RAHELD}},
-    {"the same at seven windows: held",
-     {SEC, 1168, 0, false, 0, false, 1056, 200000, 1056, 2096, false, 1, 6148, 0, 1056, 14336,
+    {"the same at four windows: held",
+     {SEC, 1168, 0, false, 0, false, 1056, 200000, 1056, 2096, false, 1, 6148, 0, 1056, 8192,
       1000, 326, 1168, true, false, false, 0, 0, true, 0, 902000, true, 0, false, 2096, 1056},
      &ra2048,
      {true, false, true, RA, 0, 0, RAHELD}},
-    {"the same at eight windows: thrashing",
-     {SEC, 1168, 0, false, 0, false, 1056, 200000, 1056, 2096, false, 1, 6148, 0, 1056, 16384,
+    {"the same at five windows: thrashing",
+     {SEC, 1168, 0, false, 0, false, 1056, 200000, 1056, 2096, false, 1, 6148, 0, 1056, 10240,
       1000, 326, 1168, true, false, false, 0, 0, true, 0, 902000, true, 0, false, 2096, 1056},
      &ra2048,
      {true, false, false, YES, 0, 0, THRASH}},
