@@ -98,9 +98,9 @@
  * windows of refaults). Its spans read up to 100 % refaults where shorter than a window and
  * about half where a window long, over the thrashing share all the same: counted, they killed
  * that stream (4 of 13 runs), or a loop in its cold pass in a room of 3.7 windows (2 of 5). So
- * where the file pages are fewer than PROGRESS_RA_WIDE_WINDOWS windows (the streams of rooms of six
- * and eight windows never refaulted, and the window's wait made two v2 loops at 4 MiB/s in rooms of
- * 5.1 and 5.2 windows 0.3 and 0.6 s slower in the guest, where reads come in late), a span that
+ * where the file pages are fewer than PROGRESS_RA_WIDE_WINDOWS windows (where the failures were, 3
+ * and 3.75 windows, with room to spare; the streams in rooms of 4.75 to 8 windows never refaulted
+ * at 4 MiB/s: a rule that may wait for a window is kept to the rooms that need it), a span that
  * says thrashing also needs the last window of reads (struct read_marks: however long ago it began,
  * since a stalled reader may read nothing for seconds between two bursts) to be at least
  * PROGRESS_RA_SPAN_PERMILLE refaults; a stream's last window holds fresh pages. Until it is, a span
