@@ -332,12 +332,13 @@ bool scope_kernel_killed(const struct scope *s, const struct scope_snapshot *bef
 }
 
 /* Rounds whose verdict waits for a window of reads (THRASH_PENDING, held) are counted once the
- * window says thrashing, and forgotten at the first round that says anything else (progress.h,
- * "Read-ahead larger than the room"). */
+ * window says thrashing, and forgotten at the first round whose reads say anything else
+ * (progress.h, "Read-ahead larger than the room"). A pending round that PSI's stall counted
+ * already (rule 5: not held) is not added, and the ones before it wait on. */
 static void pending_rounds(struct scope *s)
 {
-	if (s->round.thrash == THRASH_PENDING && s->round.hold) {
-		if (s->pending_rounds < MAX_RECLAIM_RETRIES + 1)
+	if (s->round.thrash == THRASH_PENDING) {
+		if (s->round.hold && s->pending_rounds < MAX_RECLAIM_RETRIES + 1)
 			s->pending_rounds++;
 		return;
 	}

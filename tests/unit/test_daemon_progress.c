@@ -528,9 +528,9 @@ static void test_batch_refaults_before_reads(void **state)
  * A room of 3.75 read-ahead windows of 2048 pages (progress.h, "Read-ahead larger than the
  * room"): after a cold pass of fresh reads, rounds whose span is all refaults but whose last
  * window of reads still has fresh pages are held as pending. A loop fills the window with
- * refaults, and the pending rounds count then: it reaches OOM in as many rounds as where no
- * read-ahead is known. A stream's burst is followed by fresh reads, and its pending rounds are
- * forgotten.
+ * refaults, and the pending rounds count then: it reaches OOM one round later than where no
+ * read-ahead is known (its first round's span still has fresh pages: held, not pending). A
+ * stream's burst is followed by fresh reads, and its pending rounds are forgotten.
  */
 static int pending_case(uint64_t readahead, int refault_rounds, uint64_t *ret_pending)
 {
@@ -570,8 +570,8 @@ static void test_pending_window(void **state)
 }
 
 /* A stream whose rounds alternate refaults and fresh pages has fresh pages in every span: held,
- * never pending; a window of refaults after it counts its own rounds only. */
-static void test_pending_within_window(void **state)
+ * never pending; a run of refaults after it counts its own pending rounds only. */
+static void test_pending_stream_never_pends(void **state)
 {
 	struct scope s;
 	struct config c;
@@ -590,6 +590,33 @@ static void test_pending_within_window(void **state)
 		step_read(&s, &c, THRASH_FAILCNT, 256, 256, false);
 	assert_false(s.oom);
 	assert_int_equal(s.decision.no_progress_loops, 7);
+}
+
+/* A pending round in a group whose PSI stall is over the bound is counted by the stall (rule 5),
+ * not added to the pending ones; those before it are kept for the window's verdict. */
+static void test_pending_psi_counted(void **state)
+{
+	struct scope s;
+	struct config c;
+	int i, loops;
+
+	(void)state;
+	v1_scope(&s, &c, 0, 7680);
+	s.kind = SCOPE_CGROUP_V2; /* PSI measured */
+	s.readahead_pages = 2048;
+	for (i = 0; i < 20; i++)
+		step_read(&s, &c, THRASH_FAILCNT, 0, 256, false);
+	for (i = 0; i < 3; i++)
+		step_read(&s, &c, THRASH_FAILCNT, 256, 256, false);
+	assert_int_equal(s.round.thrash, THRASH_PENDING);
+	assert_int_equal(s.pending_rounds, 2);
+	loops = s.decision.no_progress_loops;
+	s.cur.stall_usec += 700000; /* 0.7 s of memory stall in the round: over the bound */
+	step_read(&s, &c, THRASH_FAILCNT, 256, 256, false);
+	assert_int_equal(s.round.thrash, THRASH_PENDING);
+	assert_false(s.round.hold);
+	assert_int_equal(s.decision.no_progress_loops, loops + 1);
+	assert_int_equal(s.pending_rounds, 2);
 }
 
 /*
@@ -644,7 +671,8 @@ int main(void)
 	    cmocka_unit_test(test_silence_without_io_wait),
 	    cmocka_unit_test(test_batch_refaults_before_reads),
 	    cmocka_unit_test(test_pending_window),
-	    cmocka_unit_test(test_pending_within_window),
+	    cmocka_unit_test(test_pending_stream_never_pends),
+	    cmocka_unit_test(test_pending_psi_counted),
 	    cmocka_unit_test(test_writer_dirtied),
 	};
 
