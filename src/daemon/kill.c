@@ -89,14 +89,14 @@ static void kill_rest(struct daemon *d, struct scope *s, const struct oom_task *
 	if (n == -ENOENT || n == -ESTALE) /* gone: the victim was its last task; or another */
 		log_msg(n == -ENOENT ? LOG_PRIO_INFO : LOG_PRIO_WARNING,
 			"kill unit scope=%s cgroup=%s reason=%s: the group %s: nothing more killed",
-			s->name, unit->path, unit_mode_name(unit->mode),
+			s->name, unit_path(unit), unit_mode_name(unit->mode),
 			n == -ENOENT ? "is gone" : "is another than the victim's (or unreadable)");
 	else if (n < 0)
 		log_msg(LOG_PRIO_WARNING, "kill unit scope=%s cgroup=%s reason=%s via=cgroup.kill",
-			s->name, unit->path, unit_mode_name(unit->mode));
+			s->name, unit_path(unit), unit_mode_name(unit->mode));
 	else
 		log_msg(LOG_PRIO_WARNING, "%skill unit scope=%s cgroup=%s reason=%s tasks=%ld",
-			d->cfg.dry_run ? "dry-run: would " : "", s->name, unit->path,
+			d->cfg.dry_run ? "dry-run: would " : "", s->name, unit_path(unit),
 			unit_mode_name(unit->mode), n);
 }
 

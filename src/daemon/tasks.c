@@ -121,8 +121,8 @@ static void task_from_stat(struct oom_task *t, int pid, const struct pid_stat *s
 		t->flags |= OOM_TASK_NO_MM;
 }
 
-/* 3072 of them are locked in memory (the table and the sweep's copy), and TASKS_MAX tasks: the
- * RSS target (daemon-design.md). */
+/* TASKS_FD_SLOTS of them are locked in memory, and TASKS_MAX tasks: the RSS target
+ * (daemon-design.md). */
 _Static_assert(sizeof(struct proc_fds) <= 32, "struct proc_fds grew past 32 bytes");
 _Static_assert(sizeof(struct oom_task) <= 64, "struct oom_task grew past 64 bytes (badness.h)");
 
@@ -134,10 +134,14 @@ static uint32_t scope_tag(const struct scope *s)
 /* Knuth's multiplicative hash (2^32 / the golden ratio): spreads consecutive pids. */
 #define KNUTH_MULT32 2654435761u
 
-/* The kept files of @pid, a new empty entry when @insert and there is room, or NULL. */
-static struct proc_fds *fds_find(struct task_list *tl, int pid, bool insert)
+static size_t fds_home(int pid)
 {
-	size_t h = (size_t)(unsigned int)pid * KNUTH_MULT32 % TASKS_FD_SLOTS;
+	return (size_t)(unsigned int)pid * KNUTH_MULT32 % TASKS_FD_SLOTS;
+}
+
+struct proc_fds *tasks_fds_find(struct task_list *tl, int pid, bool insert)
+{
+	size_t h = fds_home(pid);
 
 	for (size_t i = 0; i < TASKS_FD_SLOTS; i++) {
 		struct proc_fds *e = &tl->fds[(h + i) % TASKS_FD_SLOTS];
@@ -170,35 +174,49 @@ static void fds_close(struct proc_fds *e)
 }
 
 /*
- * After a listing of @s: close the files of processes it did not see, keep the others. A listing
- * of the whole machine sees every process: one it missed has exited. A group's sees only its
- * own: one it saw last time and missed now has exited (or left), while those another scope's
- * listing saw stay until no listing saw them for TASKS_SWEEP_AGE.
+ * Empties slot @i (its files already closed) in place, without a copy of the table: the
+ * entries after it in its run of full slots that could not be found past the hole move back
+ * into it, one hole at a time (deletion under linear probing, Knuth's algorithm R). An entry
+ * moves only backwards within the run, towards its home slot.
  */
-static void fds_sweep(struct task_list *tl, const struct scope *s)
+static void fds_remove(struct task_list *tl, size_t i)
 {
-	size_t n = 0;
+	size_t j = i;
 
-	for (size_t i = 0; i < TASKS_FD_SLOTS; i++) {
-		struct proc_fds *e = &tl->fds[i];
-		bool seen = e->gen == tl->gen ||
-			    (s->kind != SCOPE_MACHINE && e->seen_by != scope_tag(s) &&
-			     tl->gen - e->gen < TASKS_SWEEP_AGE);
+	tl->fds[i].pid = 0;
+	tl->nr_fds--;
+	for (;;) {
+		size_t home;
 
-		if (!e->pid)
+		j = (j + 1) % TASKS_FD_SLOTS;
+		if (!tl->fds[j].pid)
+			return;
+		home = fds_home(tl->fds[j].pid);
+		/* it stays when its home is cyclically in (i, j]: a search from there meets it
+		 * before the hole */
+		if (i <= j ? (i < home && home <= j) : (i < home || home <= j))
 			continue;
-		if (seen && n < TASKS_FD_MAX)
-			tl->keep[n++] = *e;
-		else
-			fds_close(e);
+		tl->fds[i] = tl->fds[j];
+		tl->fds[j].pid = 0;
+		i = j;
 	}
-	memset(tl->fds, 0, sizeof(tl->fds));
-	tl->nr_fds = 0;
-	for (size_t k = 0; k < n; k++) {
-		struct proc_fds *e = fds_find(tl, tl->keep[k].pid, true);
+}
 
-		if (e)
-			*e = tl->keep[k];
+void tasks_fds_sweep(struct task_list *tl, const struct scope *s)
+{
+	for (size_t i = 0; i < TASKS_FD_SLOTS; i++) {
+		/* a removal may move a later entry into slot i: look at it again */
+		while (tl->fds[i].pid) {
+			struct proc_fds *e = &tl->fds[i];
+			bool seen = e->gen == tl->gen ||
+				    (s->kind != SCOPE_MACHINE && e->seen_by != scope_tag(s) &&
+				     tl->gen - e->gen < TASKS_SWEEP_AGE);
+
+			if (seen)
+				break;
+			fds_close(e);
+			fds_remove(tl, i);
+		}
 	}
 }
 
@@ -234,7 +252,7 @@ static int read_kept_task(struct task_list *tl, const struct scope *s, int pid, 
 			  size_t size, struct oom_task *ret_task, struct proc_fds **ret_entry)
 {
 	struct proc_fds tmp = {.pid = pid, .stat_fd = -1, .adj_fd = -1};
-	struct proc_fds *e = fds_find(tl, pid, false);
+	struct proc_fds *e = tasks_fds_find(tl, pid, false);
 	struct pid_stat st;
 	bool fresh;
 	ssize_t n;
@@ -265,7 +283,7 @@ static int read_kept_task(struct task_list *tl, const struct scope *s, int pid, 
 		return 0;
 	}
 	if (r == 0 && e == &tmp) { /* a process: a slot, if there is one, keeps its files */
-		struct proc_fds *slot = fds_find(tl, pid, true);
+		struct proc_fds *slot = tasks_fds_find(tl, pid, true);
 
 		if (slot) {
 			slot->stat_fd = tmp.stat_fd;
@@ -293,7 +311,7 @@ static int read_kept_task(struct task_list *tl, const struct scope *s, int pid, 
 int tasks_read_stat(struct task_list *tl, const char *root, int pid, char *scratch, size_t size,
 		    struct pid_stat *ret_stat)
 {
-	struct proc_fds *e = fds_find(tl, pid, false);
+	struct proc_fds *e = tasks_fds_find(tl, pid, false);
 
 	if (e && e->stat_fd >= 0 && sys_pread_whole(e->stat_fd, scratch, size) >= 0)
 		return parse_pid_stat_buf(scratch, ret_stat);
@@ -303,7 +321,7 @@ int tasks_read_stat(struct task_list *tl, const char *root, int pid, char *scrat
 int tasks_read_adj(struct task_list *tl, const char *root, int pid, char *scratch, size_t size,
 		   int *ret_adj)
 {
-	struct proc_fds *e = fds_find(tl, pid, false);
+	struct proc_fds *e = tasks_fds_find(tl, pid, false);
 
 	if (e && e->adj_fd >= 0 && sys_pread_whole(e->adj_fd, scratch, size) >= 0)
 		return parse_oom_score_adj_buf(scratch, ret_adj);
@@ -525,7 +543,7 @@ int tasks_acquire(struct task_list *tl, const struct scope *s, const struct conf
 		snprintf(dir, sizeof(dir), "%s", s->dir);
 		r = walk_cgroup(tl, s, c, vt, self_pid, dir, sizeof(dir), 0, scratch, size);
 	}
-	fds_sweep(tl, s);
+	tasks_fds_sweep(tl, s);
 	if (r == 0 && tl->err) /* a listing that may miss a process chooses nothing */
 		r = tl->err;
 	if (r == 0 && !tl->known_only) /* opening status files is what known_only avoids */

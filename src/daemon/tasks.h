@@ -71,7 +71,7 @@ unsigned int victim_flags(const struct victim_table *vt, int pid, unsigned long 
  * threads keep nothing: a listing that takes new processes reads their stat by path each time
  * (never a candidate, they must not hold a slot, nor a flag a later process with their pid
  * would inherit). Entries of
- * processes that exited are closed after the listing (fds_sweep() in tasks.c: a group's
+ * processes that exited are closed after the listing (tasks_fds_sweep(): a group's
  * listing keeps other scopes' processes until TASKS_SWEEP_AGE). /proc/PID/status (swap, page
  * tables) is read, by path, only for the TASKS_DETAIL_TOP tasks that rank highest on rss and
  * oom_score_adj.
@@ -102,7 +102,6 @@ struct task_list {
 	size_t nr;
 	bool truncated;
 	struct proc_fds fds[TASKS_FD_SLOTS];
-	struct proc_fds keep[TASKS_FD_MAX]; /* scratch for the sweep after a listing */
 	size_t nr_fds;
 	size_t
 	    max_fds; /* processes kept; 0: TASKS_FD_MAX (the daemon sets it from RLIMIT_NOFILE) */
@@ -132,6 +131,21 @@ int tasks_read_adj(struct task_list *tl, const char *root, int pid, char *scratc
 
 /* tasks_close() - close the files a task list keeps open. */
 void tasks_close(struct task_list *tl);
+
+/*
+ * tasks_fds_find() - the kept files of @pid, a new empty entry (no file) when @insert and fewer
+ * than max_fds are kept, else NULL. Open addressing, linear probing from the pid's hash.
+ */
+struct proc_fds *tasks_fds_find(struct task_list *tl, int pid, bool insert);
+
+/*
+ * tasks_fds_sweep() - after a listing of @s: close the files of processes it did not see, keep
+ * the others, in place. A listing of the whole machine sees every process: one it missed has
+ * exited. A group's sees only its own: one it saw last time and missed now has exited (or
+ * left), while those another scope's listing saw stay until no listing saw them for
+ * TASKS_SWEEP_AGE.
+ */
+void tasks_fds_sweep(struct task_list *tl, const struct scope *s);
 
 /*
  * tasks_acquire() - read every candidate of @s. Processes that exit while being read are left

@@ -201,12 +201,10 @@ int unit_find(const struct scope *s, const struct cgroup_mounts *mounts, int pid
 	if (ret->mode == UNIT_NONE)
 		return 0;
 	ret->v2 = v2;
-	snprintf(ret->path, sizeof(ret->path), "%s", ret->dir + base_len);
-	if (!ret->path[0])
-		snprintf(ret->path, sizeof(ret->path), "/");
+	ret->path_off = (uint16_t)base_len;
 	ret->has_self = read_pid_cgroup(s->root, self_pid, v2 ? NULL : "memory", scratch, size,
 					self, sizeof(self)) < 0 ||
-			under(self, ret->path);
+			under(self, unit_path(ret));
 	ret->dir_ino = sys->fstatat(AT_FDCWD, ret->dir, &st, 0) == 0 ? st.st_ino : 0;
 	return 0;
 }
@@ -234,7 +232,7 @@ static void kill_member(struct unit_walk *w, int pid)
 		return; /* exited */
 	if (read_pid_cgroup(w->s->root, pid, w->u->v2 ? NULL : "memory", w->scratch, w->size, path,
 			    sizeof(path)) < 0 ||
-	    !under(path, w->u->path))
+	    !under(path, unit_path(w->u)))
 		goto out; /* the pid now names a process elsewhere */
 	if ((w->u->mode == UNIT_OOM_GROUP || w->u->mode == UNIT_REGROWN) &&
 	    (read_pid_oom_score_adj(w->s->root, pid, &adj) < 0 || adj == OOM_SCORE_ADJ_MIN))

@@ -56,7 +56,8 @@ struct unit_kill_record {
 /*
  * struct kill_unit - where the rest of a victim's unit is.
  * @dir:      the group's directory (root prefix included)
- * @path:     the same as /proc/PID/cgroup names it (what a member's path starts with)
+ * @path_off: where in @dir the group's path as /proc/PID/cgroup names it begins (what a
+ *            member's path starts with; unit_path() gives it)
  * @v2:       in the v2 hierarchy (cgroup.kill and memory.oom.group exist only there)
  * @has_self: oomguard is in the group: cgroup.kill would kill it; tasks are signalled one by one
  * @sd_ino:   kill_unit auto: the inode of the victim's cgroup when it is a systemd unit's (0:
@@ -71,12 +72,18 @@ struct unit_kill_record {
 struct kill_unit {
 	enum kill_unit_mode mode;
 	char dir[CONFIG_PATH_MAX];
-	char path[CONFIG_PATH_MAX];
+	uint16_t path_off;
 	bool v2;
 	bool has_self;
 	uint64_t sd_ino, sd_bytes, sd_victim_bytes;
 	uint64_t dir_ino;
 };
+
+/* unit_path() - @u's cgroup as the hierarchy names it ("/" for its root): the end of its dir. */
+static inline const char *unit_path(const struct kill_unit *u)
+{
+	return u->dir[u->path_off] ? u->dir + u->path_off : "/";
+}
 
 /**
  * unit_in_scope() - whether @pid's cgroup is still @s's or one below it (the machine holds every

@@ -224,13 +224,13 @@ static void test_find(void **state)
 	assert_int_equal(find_as(&s, KILL_UNIT_OOM_GROUP, 3001, 99, scratch, sizeof(scratch), &u),
 			 0);
 	assert_int_equal(u.mode, UNIT_OOM_GROUP);
-	assert_string_equal(u.path, "/app/svc");
+	assert_string_equal(unit_path(&u), "/app/svc");
 	assert_true(u.v2);
 	assert_false(u.has_self);
 	/* kill_unit cgroup finds the same oom.group; process, the victim alone. */
 	assert_int_equal(find_as(&s, KILL_UNIT_CGROUP, 3001, 99, scratch, sizeof(scratch), &u), 0);
 	assert_int_equal(u.mode, UNIT_OOM_GROUP);
-	assert_string_equal(u.path, "/app/svc");
+	assert_string_equal(unit_path(&u), "/app/svc");
 	assert_int_equal(find_as(&s, KILL_UNIT_PROCESS, 3001, 99, scratch, sizeof(scratch), &u), 0);
 	assert_int_equal(u.mode, UNIT_NONE);
 	assert_int_equal(find_as(&s, KILL_UNIT_PROCESS, 3006, 99, scratch, sizeof(scratch), &u), 0);
@@ -241,7 +241,7 @@ static void test_find(void **state)
 	assert_int_equal(u.mode, UNIT_NONE);
 	assert_int_equal(find_as(&s, KILL_UNIT_CGROUP, 3006, 99, scratch, sizeof(scratch), &u), 0);
 	assert_int_equal(u.mode, UNIT_CGROUP);
-	assert_string_equal(u.path, "/app/other");
+	assert_string_equal(unit_path(&u), "/app/other");
 	/* oomguard in the group: cgroup.kill would kill it too. */
 	assert_int_equal(find_as(&s, KILL_UNIT_CGROUP, 3006, 3007, scratch, sizeof(scratch), &u),
 			 0);
@@ -255,7 +255,7 @@ static void test_find(void **state)
 	assert_int_equal(find_as(&s, KILL_UNIT_OOM_GROUP, 3001, 99, scratch, sizeof(scratch), &u),
 			 0);
 	assert_int_equal(u.mode, UNIT_OOM_GROUP);
-	assert_string_equal(u.path, "/app/svc/w");
+	assert_string_equal(unit_path(&u), "/app/svc/w");
 	scope_close(&s);
 }
 
@@ -452,7 +452,7 @@ static void test_auto(void **state)
 	 * for oom_score_adj -1000 (3013) as in an oom.group kill, never through cgroup.kill. */
 	assert_int_equal(find_as(&s, KILL_UNIT_AUTO, 3011, 99, scratch, sizeof(scratch), &u), 0);
 	assert_int_equal(u.mode, UNIT_REGROWN);
-	assert_string_equal(u.path, "/app/web.service");
+	assert_string_equal(unit_path(&u), "/app/web.service");
 	assert_string_equal(unit_mode_name(u.mode), "regrown");
 	put(CG "/app/web.service/cgroup.kill", "");
 	assert_int_equal(kill_faked(&s, &u, 3011, 99, false), 1);
