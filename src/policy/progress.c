@@ -19,8 +19,9 @@ static bool small_room(const struct round_sample *s, const struct progress_param
 /* What a span that says thrashing is in a room of few read-ahead windows (progress.h): held
  * where the room is under one window; where the last window of reads still has fresh pages,
  * pending if the span itself (@span_read pages) has none (a loop's first window of rereads, or
- * a burst of read-ahead evicted before use), held if it has some (a stream); held under
- * PROGRESS_RA_ROOM_WINDOWS while the long share stays under its bound; thrashing otherwise. */
+ * a burst of read-ahead evicted before use) and the room is of PROGRESS_RA_ROOM_WINDOWS or more,
+ * held if it has some (a stream) or the room is smaller; held under PROGRESS_RA_ROOM_WINDOWS
+ * while the long share stays under its bound; thrashing otherwise. */
 static enum thrash_state readahead_verdict(const struct round_sample *s,
 					   const struct progress_params *p, uint64_t span_read)
 {
@@ -33,9 +34,10 @@ static enum thrash_state readahead_verdict(const struct round_sample *s,
 	if (s->file_pages < p->readahead_pages)
 		return THRASH_READAHEAD;
 	if (s->ra_span_refaulted_pages * 1000 < read * PROGRESS_RA_SPAN_PERMILLE)
-		return s->span_refaulted_pages * 1000 >= span_read * PROGRESS_RA_SPAN_PERMILLE
-			       ? THRASH_PENDING
-			       : THRASH_READAHEAD;
+		return s->span_refaulted_pages * 1000 >= span_read * PROGRESS_RA_SPAN_PERMILLE &&
+			       !small_room(s, p)
+			   ? THRASH_PENDING
+			   : THRASH_READAHEAD;
 	if (small_room(s, p) &&
 	    s->long_refaulted_pages * 1000 < s->long_read_pages * PROGRESS_RA_SHARE_PERMILLE)
 		return THRASH_READAHEAD;

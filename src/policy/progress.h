@@ -109,7 +109,13 @@
  * rereads comes in batches too, and the daemon counts the pending rounds once the window says
  * thrashing, so that a loop's count loses nothing while it waits (its kill still waits for the
  * window: where reads are counted late, up to one window read at the disk's rate); a round that
- * says anything else forgets them (a stream's burst is followed by fresh pages).
+ * says anything else forgets them (a stream's burst is followed by fresh pages). Not in rooms
+ * under PROGRESS_RA_ROOM_WINDOWS, where the long share must pass its bound too: there a stream
+ * rereads its own read-ahead in bursts, window after window, and the first round whose shares
+ * both passed would count the burst's rounds with it (measured, 'stream 4 0 90 read' on the
+ * host, 8 MiB read-ahead, a room of 1.4 windows, grid-s23d: 13 pending rounds, then a round at a
+ * window of 1,327 and a long share of 783 per mille, its one peak, took the count from 0 to 14).
+ * There such a span holds (THRASH_READAHEAD).
  *
  * Refaults long past: the span reaches back up to PROGRESS_SPAN_MAX_USEC so that a slow disk's
  * batches, seconds apart, are judged together; it also carries a burst of refaults over the

@@ -131,6 +131,7 @@ progress.c	s@if (small_room(s, p) \&\&@if (1 \&\&@	long share asked in every rea
 progress.c	s@? THRASH_PENDING@? THRASH_READAHEAD@	a loop's first window of rereads held, not pending
 progress.c	s@: THRASH_READAHEAD;@: THRASH_PENDING;@	a stream's fresh span pending
 progress.c	s@s->span_refaulted_pages \* 1000 >= span_read@s->span_refaulted_pages * 1000 > span_read@	pending span bound off by one
+progress.c	s@^\([\t ]*\)!small_room(s, p)$@\11@	pending in rooms under three windows too
 progress.c	s@\t\t\t r.thrash == THRASH_PENDING)) {@\t\t\t 0)) {@	pending not held
 progress.c	s@s->long_refaulted_pages \* 1000 <@s->long_refaulted_pages * 1000 <=@	long share bound off by one
 progress.c	s@(s->is_group \&\& !s->span_stall_events)@0@	a group's refaults judged without its stalls

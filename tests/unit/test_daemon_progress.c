@@ -592,6 +592,32 @@ static void test_pending_stream_never_pends(void **state)
 	assert_int_equal(s.decision.no_progress_loops, 7);
 }
 
+/* In a room under three read-ahead windows a burst of refaults does not pend: a stream there
+ * rereads its own read-ahead (long share over its bound, 78 % here), and its burst's rounds are
+ * held, so the first round whose window is all refaults counts one, not the burst's six
+ * (progress.h, "Read-ahead larger than the room"). */
+static void test_pending_not_in_small_room(void **state)
+{
+	struct scope s;
+	struct config c;
+	int i;
+
+	(void)state;
+	v1_scope(&s, &c, 0, 2880); /* 1.4 windows */
+	s.readahead_pages = 2048;
+	for (i = 0; i < 20; i++)
+		step_read(&s, &c, THRASH_FAILCNT, 200, 256, false);
+	assert_int_equal(s.decision.no_progress_loops, 0);
+	for (i = 0; i < 5; i++) {
+		step_read(&s, &c, THRASH_FAILCNT, 256, 256, false);
+		assert_int_equal(s.round.thrash, THRASH_READAHEAD);
+	}
+	assert_int_equal(s.pending_rounds, 0);
+	step_read(&s, &c, THRASH_FAILCNT, 256, 256, false); /* the window: 1,936 of 2,048 */
+	assert_int_equal(s.round.thrash, THRASH_YES);
+	assert_int_equal(s.decision.no_progress_loops, 1);
+}
+
 /* A pending round in a group whose PSI stall is over the bound is counted by the stall (rule 5),
  * not added to the pending ones; those before it are kept for the window's verdict. */
 static void test_pending_psi_counted(void **state)
@@ -673,6 +699,7 @@ int main(void)
 	    cmocka_unit_test(test_pending_window),
 	    cmocka_unit_test(test_pending_stream_never_pends),
 	    cmocka_unit_test(test_pending_psi_counted),
+	    cmocka_unit_test(test_pending_not_in_small_room),
 	    cmocka_unit_test(test_writer_dirtied),
 	};
 

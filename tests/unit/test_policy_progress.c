@@ -684,6 +684,19 @@ static const struct progress_case cases[] = {
       0, false, false, false, 0, 0, false, 0, 0, false, 0, false, 2048, 1900},
      &ra2048,
      {true, false, true, RA, 0, 0, RAHELD}},
+    /* Not in a room under three windows, where the long share must pass too: a stream that
+     * rereads its read-ahead ('stream 4 0 90 read', the host, a room of 1.4 windows, grid-s23d):
+     * 13 such rounds, then one round over both bounds, took the count from 0 to 14. */
+    {"stream in a room of 1.4 windows, measured: a burst of refaults held, not pending",
+     {SEC, 9, 0, false, 0, false, 707, 200000, 707, 707, false, 0, 0, 0, 0, 2864, 1000, 660, 0,
+      false, false, false, 0, 0, false, 0, 0, false, 0, false, 2059, 1310},
+     &ra2048,
+     {true, false, true, RA, 0, 0, RAHELD}},
+    {"the same at three windows: pending",
+     {SEC, 9, 0, false, 0, false, 707, 200000, 707, 707, false, 0, 0, 0, 0, 6144, 1000, 660, 0,
+      false, false, false, 0, 0, false, 0, 0, false, 0, false, 2059, 1310},
+     &ra2048,
+     {true, false, true, PEND, 0, 0, RAPEND}},
     {"pending, PSI over the bound: no progress",
      {SEC, 9, 700000, true, 0, true, 2048, 200000, 2048, 2048, false, 0, 0, 0, 0, 7680, 1000,
       1000, 0, false, false, false, 0, 0, false, 0, 0, false, 0, false, 2048, 1900},

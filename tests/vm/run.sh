@@ -17,6 +17,7 @@
 #   VM_GRID_ONLY  thrash-grid: only the cells ("SCOPE KIND RATE OVER ANON MODE") matching this
 #               extended regular expression (no spaces: write them as "."; e.g. machine.thrash)
 #   VM_READ_AHEAD thrash-grid: the scratch disk's read_ahead_kb (default: the kernel's, 128)
+#   VM_GRID_ROUNDS thrash-grid: 1 prints every round of oomguard's debug log per cell (ROUND lines)
 #   VM_GRID_BUSY  thrash-grid: N CPU hogs beside each cell's workload, in its group (default 0)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -97,7 +98,7 @@ log=$out/serial.log
 qemu=(qemu-system-x86_64 -accel tcg -m 2048 -smp 2 -nodefaults -display none -no-reboot
 	-serial stdio -kernel "$kernel" -initrd "$out/initramfs.cpio.gz"
 	-drive "file=$out/disk.img,format=raw,if=virtio,cache=unsafe"
-	-append "console=ttyS0 loglevel=${VM_LOGLEVEL:-1} panic=-1 log_buf_len=8M vmtests=$tests vmflood=$flood vmruns=$runs${VM_OOMGUARD_ARGS:+ vmogargs=$VM_OOMGUARD_ARGS}${VM_CHURN_S:+ VM_CHURN_S=$VM_CHURN_S}${VM_GRID_ONLY:+ vmgridonly=$VM_GRID_ONLY}${VM_READ_AHEAD:+ vmreadahead=$VM_READ_AHEAD}${VM_GRID_BUSY:+ vmgridbusy=$VM_GRID_BUSY}")
+	-append "console=ttyS0 loglevel=${VM_LOGLEVEL:-1} panic=-1 log_buf_len=8M vmtests=$tests vmflood=$flood vmruns=$runs${VM_OOMGUARD_ARGS:+ vmogargs=$VM_OOMGUARD_ARGS}${VM_CHURN_S:+ VM_CHURN_S=$VM_CHURN_S}${VM_GRID_ONLY:+ vmgridonly=$VM_GRID_ONLY}${VM_READ_AHEAD:+ vmreadahead=$VM_READ_AHEAD}${VM_GRID_BUSY:+ vmgridbusy=$VM_GRID_BUSY}${VM_GRID_ROUNDS:+ vmgridrounds=$VM_GRID_ROUNDS}")
 
 # The guest's memory lives in the qemu process: keep it in a host memory cgroup with a limit.
 . tests/lib/hostcg.sh

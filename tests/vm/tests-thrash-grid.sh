@@ -21,6 +21,8 @@
 # gives what the scope held at the end of the first pass (held=MiB) and the refaults after it
 # (refaulted=MiB); a thrash cell that refaulted less than a quarter of its file in the 10 s after
 # its first pass and was not killed did not thrash: "nothrash", SKIP, not a miss.
+# vmgridrounds=1 (kernel command line, VM_GRID_ROUNDS=1): every round line of oomguard's debug log
+# of each cell, as "ROUND CELL: TIME ...", after its GRID line.
 # vmgridbusy=N (kernel command line, VM_GRID_BUSY): N CPU hogs run beside each cell's workload
 # in its group (a v2 group's own busy tasks; for a machine cell, busy CPUs of the machine).
 
@@ -222,6 +224,10 @@ grid_cell() {
 	elif [ -n "$why" ]; then
 		grep ' round' "$OG_LOG" | tail -n 3 | sed 's/^.*scope=[^ ]* //' | cut -c1-600 |
 			sed "s/^/INFO $name: round: /"
+	fi
+	if [ "${vmgridrounds:-0}" = 1 ]; then # every round of the cell, for a look afterwards
+		grep ' round\| kill scope=' "$OG_LOG" | sed 's/^\([^ ]*\) .*scope=[^ ]* /\1 /' |
+			cut -c1-900 | sed "s/^/ROUND $name: /"
 	fi
 	cg_del "$cg"
 	rm -f "$VM_DISK/$fname"
