@@ -233,6 +233,9 @@ struct scope {
 	uint64_t cpu_tick_usec;  /* a clock tick of /proc/stat (sys_clock_tick_usec()) */
 	unsigned int full_age;   /* acquires since the expensive files were last read */
 	unsigned int warm;       /* rounds left of reading every round (SCOPE_WARM_ROUNDS) */
+	uint64_t meminfo_read_usec; /* the machine: when MemAvailable was read last */
+	uint64_t meminfo_due_usec;  /* the machine: when a quiet round reads it next */
+	uint64_t drain_bps;        /* the machine: MemAvailable's fastest fall seen lately, B/s */
 	uint64_t gate_stall_usec; /* the machine's PSI some total at that read */
 	uint64_t gate_refaulted;  /* the machine's refault counter at that read */
 	uint64_t mem_total_bytes;
@@ -412,5 +415,18 @@ void scope_oom_progress(struct scope *s);
  */
 #define SCOPE_NEAR_LIMIT_FREE_PERMILLE 100
 bool scope_near_limit(const struct scope *s);
+
+/*
+ * scope_meminfo_wait_usec() - how long a quiet machine may go without reading MemAvailable
+ * (/proc/meminfo, the dearest file of a quiet round: about half its CPU, cold): the time a drain
+ * of @drain_bps, or SCOPE_DRAIN_FLOOR_BPS if more, takes to bring @avail_bytes of @total_bytes
+ * down to twice the share at which scope_near_limit() arms, at most SCOPE_MEMINFO_MAX_WAIT_USEC;
+ * 0 (every round) from there on. The floor is eight times the fastest fall measured (a flood
+ * took a 2 GiB guest from 80 % available to none in 3 s: 0.55 GB/s): a small machine reads
+ * nearly every round, a large one idle every fifth.
+ */
+#define SCOPE_DRAIN_FLOOR_BPS       (4ULL << 30)
+#define SCOPE_MEMINFO_MAX_WAIT_USEC 500000
+uint64_t scope_meminfo_wait_usec(uint64_t total_bytes, uint64_t avail_bytes, uint64_t drain_bps);
 
 #endif

@@ -85,6 +85,45 @@ static void read_io_stall(struct scope *s, unsigned int f, unsigned int cpu_f, c
 	}
 }
 
+uint64_t scope_meminfo_wait_usec(uint64_t total_bytes, uint64_t avail_bytes, uint64_t drain_bps)
+{
+	uint64_t arm = total_bytes / 1000 * SCOPE_NEAR_LIMIT_FREE_PERMILLE;
+	uint64_t margin, usec;
+
+	if (drain_bps < SCOPE_DRAIN_FLOOR_BPS)
+		drain_bps = SCOPE_DRAIN_FLOOR_BPS;
+	if (avail_bytes <= 2 * arm)
+		return 0;
+	margin = avail_bytes - 2 * arm;
+	/* margin / drain in us, without overflow: margin < 2^64 / 10^6 for any RAM there is */
+	usec = margin / (drain_bps / 1000000);
+	return usec < SCOPE_MEMINFO_MAX_WAIT_USEC ? usec : SCOPE_MEMINFO_MAX_WAIT_USEC;
+}
+
+/* What /proc/meminfo said into @snap, and when a quiet round reads it next: the fall since the
+ * last reading, twice over, is the drain to plan for; a faster one seen before fades by half at
+ * each reading. */
+static void machine_available(struct scope *s, const struct proc_meminfo *mi,
+			      struct scope_snapshot *snap)
+{
+	uint64_t avail = mi->mem_available_kib * 1024, fall = 0, dt;
+
+	if (s->cur.limit_bytes && snap->time_usec > s->meminfo_read_usec) {
+		uint64_t before = s->cur.limit_bytes - s->cur.usage_bytes;
+
+		dt = snap->time_usec - s->meminfo_read_usec;
+		if (before > avail && (before - avail) / dt < UINT64_MAX / 2000000)
+			fall = (before - avail) / dt * 2000000; /* twice the fall, B/s */
+	}
+	s->drain_bps = fall > s->drain_bps / 2 ? fall : s->drain_bps / 2;
+	s->meminfo_read_usec = snap->time_usec;
+	s->meminfo_due_usec =
+	    snap->time_usec + scope_meminfo_wait_usec(mi->mem_total_kib * 1024, avail, s->drain_bps);
+	snap->limit_bytes = mi->mem_total_kib * 1024;
+	snap->usage_bytes = (mi->mem_total_kib - mi->mem_available_kib) * 1024;
+	snap->swap_free = mi->swap_free_kib > 0;
+}
+
 static int acquire_machine(struct scope *s, char *scratch, struct scope_snapshot *snap,
 			   const struct round_gate *gate)
 {
@@ -94,6 +133,7 @@ static int acquire_machine(struct scope *s, char *scratch, struct scope_snapshot
 	struct proc_vmstat vm;
 	struct proc_meminfo mi;
 	struct psi_stats psi;
+	bool quiet;
 	int r;
 
 	if (gate)
@@ -108,19 +148,20 @@ static int acquire_machine(struct scope *s, char *scratch, struct scope_snapshot
 	 */
 	if (s->cur.time_usec && snap->stall_usec != s->cur.stall_usec)
 		s->warm = SCOPE_WARM_ROUNDS;
+	quiet = may_skip(s, gate) && snap->stall_usec == s->cur.stall_usec;
 	/*
-	 * MemAvailable every round, quiet or not (one small file): a flood takes a 2 GiB machine
-	 * from 80 % available to none in 3 s, before any task stalls (bench/machine), and a read
-	 * every SCOPE_FULL_READ_ROUNDS would see it too late for scope_near_limit(), which arms a
-	 * victim while opening /proc files is still cheap.
+	 * MemAvailable in quiet rounds too, as often as scope_meminfo_wait_usec() says: a flood
+	 * takes a 2 GiB machine from 80 % available to none in 3 s, before any task stalls
+	 * (bench/machine), and a read every SCOPE_FULL_READ_ROUNDS would see it too late for
+	 * scope_near_limit(), which arms a victim while opening /proc files is still cheap.
 	 */
-	r = scope_load(s, MACHINE_MEMINFO, scratch, &mi);
-	if (r < 0)
-		return r;
-	snap->limit_bytes = mi.mem_total_kib * 1024;
-	snap->usage_bytes = (mi.mem_total_kib - mi.mem_available_kib) * 1024;
-	snap->swap_free = mi.swap_free_kib > 0;
-	if (may_skip(s, gate) && snap->stall_usec == s->cur.stall_usec)
+	if (!quiet || snap->time_usec >= s->meminfo_due_usec) {
+		r = scope_load(s, MACHINE_MEMINFO, scratch, &mi);
+		if (r < 0)
+			return r;
+		machine_available(s, &mi, snap);
+	}
+	if (quiet)
 		return skip(s);
 	/* with the anon of the same full read (zoneinfo, below) */
 	snap->swap_bytes = (mi.swap_total_kib - mi.swap_free_kib) * 1024;

@@ -410,14 +410,24 @@ static void test_machine_gate(void **state)
 	assert_int_equal(scope_acquire_gated(&s, scratch, t += 100000, &g), 0);
 	assert_int_equal(s.full_age, 0);
 	assert_int_equal(s.cur.stall_usec, 1000); /* the gate's total, not the file's */
-	/* A quiet round reads meminfo alone: MemAvailable stays fresh for scope_near_limit(). */
+	/*
+	 * A quiet round reads nothing while MemAvailable (21 of 23.5 GiB) is far from the arming
+	 * share, then meminfo alone, once SCOPE_MEMINFO_MAX_WAIT_USEC passed since the last read:
+	 * MemAvailable stays fresh enough for scope_near_limit().
+	 */
 	fake = sys_ops_real;
 	fake.pread = counting_pread;
 	sys = &fake;
 	preads = 0;
 	s.cur.usage_bytes = 0;
+	for (int i = 0; i < 4; i++) {
+		assert_int_equal(scope_acquire_gated(&s, scratch, t += 100000, &g), 0);
+		assert_int_equal(s.full_age, i + 1);
+	}
+	assert_int_equal(preads, 0);
+	assert_int_equal(s.cur.usage_bytes, 0);
 	assert_int_equal(scope_acquire_gated(&s, scratch, t += 100000, &g), 0);
-	assert_int_equal(s.full_age, 1);
+	assert_int_equal(s.full_age, 5);
 	assert_int_equal(preads, 1);
 	assert_true(s.cur.usage_bytes > 0);
 	assert_int_equal(s.cur.io_stall_usec, SCOPE_IO_UNKNOWN);
@@ -436,6 +446,33 @@ static void test_machine_gate(void **state)
 	scope_close(&s);
 }
 
+/*
+ * How long a quiet machine goes without reading MemAvailable: until the floor's drain could
+ * bring it to twice the arming share, at most SCOPE_MEMINFO_MAX_WAIT_USEC; every round from
+ * there on, and sooner where a faster fall was seen.
+ */
+static void test_meminfo_wait(void **state)
+{
+	const uint64_t gib = 1ULL << 30;
+
+	(void)state;
+	/* 24 GiB, 21 available: (21 - 4.8) GiB at 4 GiB/s is over 4 s: the cap */
+	assert_int_equal(scope_meminfo_wait_usec(24 * gib, 21 * gib, 0),
+			 SCOPE_MEMINFO_MAX_WAIT_USEC);
+	/* 2 GiB, 1.6 available: 1.2 GiB at 4 GiB/s, 0.3 s */
+	assert_int_equal(scope_meminfo_wait_usec(2 * gib, 16 * gib / 10, 0) / 1000, 300);
+	/* a fall of 16 GiB/s seen: a quarter of that */
+	assert_int_equal(scope_meminfo_wait_usec(2 * gib, 16 * gib / 10, 16 * gib) / 1000, 75);
+	/* at twice the arming share or under: every round */
+	assert_int_equal(scope_meminfo_wait_usec(24 * gib, 24 * gib / 5, 0), 0);
+	assert_int_equal(scope_meminfo_wait_usec(24 * gib, 0, 0), 0);
+	assert_true(scope_meminfo_wait_usec(24 * gib, 24 * gib / 5 + 4096, 0) < 10);
+	/* a host of 64 TiB, all of it available: no overflow; the cap, or next to nothing at the
+	 * largest drain there is */
+	assert_int_equal(scope_meminfo_wait_usec(64ULL << 40, 64ULL << 40, 0),
+			 SCOPE_MEMINFO_MAX_WAIT_USEC);
+	assert_true(scope_meminfo_wait_usec(64ULL << 40, 64ULL << 40, UINT64_MAX) < 10);
+}
 
 int main(void)
 {
@@ -448,6 +485,7 @@ int main(void)
 	    cmocka_unit_test(test_v1_pressure_events),
 	    cmocka_unit_test(test_v2_events_watch),
 	    cmocka_unit_test(test_machine_gate),
+	    cmocka_unit_test(test_meminfo_wait),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -656,6 +656,42 @@ static void test_machine_tasks(void **state)
 			 OOM_SELECT_NONE);
 	scope_close(&s);
 }
+/*
+ * A quiet machine reads MemAvailable as often as its last fall asks: from 21 GiB available, a
+ * read 0.5 s later finds 10 GiB less (20 GiB/s, planned for as 40): the next comes within
+ * (11 - 4.7) GiB / 40 GiB/s, about 159 ms, not 500.
+ */
+static void test_machine_meminfo_drain(void **state)
+{
+	char root[] = "/tmp/oomguard-test-drain-XXXXXX", path[600];
+	struct round_gate g = {.stall_usec = 1000};
+	uint64_t t = 1000, usage;
+	struct scope s;
+	FILE *f;
+
+	(void)state;
+	fixture_copy(root, "tests/fixtures/k6.18", "true");
+	assert_int_equal(scope_init_machine(&s, root, FIXTURE_PAGE_SHIFT, scratch), 0);
+	assert_int_equal(scope_acquire_gated(&s, scratch, t += 100000, &g), 0);
+	usage = s.cur.usage_bytes;
+	snprintf(path, sizeof(path), "%s/proc/meminfo", root);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fprintf(f, "MemTotal:       24683664 kB\nMemFree:        10778524 kB\n"
+		   "MemAvailable:   11599672 kB\nSwapTotal:             0 kB\n"
+		   "SwapFree:              0 kB\n");
+	fclose(f);
+	for (int i = 0; i < 4; i++) { /* quiet, MemAvailable not due */
+		assert_int_equal(scope_acquire_gated(&s, scratch, t += 100000, &g), 0);
+		assert_int_equal(s.cur.usage_bytes, usage);
+	}
+	assert_int_equal(scope_acquire_gated(&s, scratch, t += 100000, &g), 0);
+	assert_int_equal(s.cur.usage_bytes, usage + 10485760ULL * 1024);
+	assert_in_range(s.meminfo_due_usec - t, 155000, 160000);
+	scope_close(&s);
+	fixture_remove(root);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -670,6 +706,7 @@ int main(void)
 	    cmocka_unit_test(test_machine_busy_cpus),
 	    cmocka_unit_test(test_container_memtotal_zero),
 	    cmocka_unit_test(test_child_group_removed),
+	    cmocka_unit_test(test_machine_meminfo_drain),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
