@@ -393,20 +393,26 @@ for who in "${who_list[@]}"; do
 	esac
 	ok_list+=("$who")
 done
-{
+# oomguard's build: the tree's, or the binary given (OOMGUARD_BIN) when it is not the tree's
+build_line() {
+	if cmp -s "$oomguard" "$top/oomguard"; then
+		echo "$(git -C "$top" describe --always --dirty 2>/dev/null || echo unknown)"
+	else
+		echo "given $oomguard (not this tree's ./oomguard)"
+	fi
+}
+# A resumed run adds one line to the header of the run it resumes (the report reads the first).
+if [ "$resume" = 1 ] && [ -s "$out/meta" ]; then
+	echo "resumed $(date -u +%Y-%m-%dT%H:%MZ), oomguard $(build_line)" >>"$out/meta"
+else {
 	echo "profile $profile"
 	echo "kernel $(uname -r)"
 	echo "date $(date -u +%Y-%m-%dT%H:%MZ)"
 	echo "contenders ${ok_list[*]}"
 	echo "readahead_kb $(cat "/sys/dev/block/$(cg_disk_of "$out")/queue/read_ahead_kb")"
-	# the tree's build, or the binary given (OOMGUARD_BIN) when it is not the tree's ./oomguard
-	if cmp -s "$oomguard" "$top/oomguard"; then
-		echo "oomguard_build $(git -C "$top" describe --always --dirty 2>/dev/null || echo unknown)"
-	else
-		echo "oomguard_build given $oomguard (not this tree's ./oomguard)"
-	fi
+	echo "oomguard_build $(build_line)"
 	echo "busy $busy"
-} >>"$out/meta"
+} >>"$out/meta"; fi
 # The hogs: in a group of their own (cg_cleanup_all stops them with the grid)
 hogs="" hog_pid=""
 if [ "$busy" -gt 0 ]; then

@@ -73,6 +73,7 @@ done
 	echo "group, so that lxcfs shows them the group as their machine (checked per cell: MemTotal ="
 	echo "the limit, SwapTotal 0); each must print its ready line within 10 s and be alive at the"
 	echo "end, or the cell counts as **failed** and is not judged."
+	awk '$1 == "resumed" { $1 = ""; sub(/^ /, ""); print ""; print "Resumed " $0 "." }' "$out/meta"
 	awk '$1 == "note" { $1 = ""; sub(/^ /, ""); print ""; print }' "$out/meta"
 	echo
 	echo "**Onset**, the same for every contender: the end of the thrasher's first (cold) pass over its"

@@ -107,6 +107,13 @@ head -n 1 "$d/busy.md" | grep -q '^# The thrash grid, on a busy host$' ||
 	fail "report of a busy host: title $(head -n 1 "$d/busy.md")"
 grep -q 'oomguard abc1234-test, \*\*2 CPU hogs beside every cell\*\*\. Raw results' "$d/busy.md" ||
 	fail "report of a busy host: header $(sed -n 3,4p "$d/busy.md")"
+# a resumed run (--resume) adds one line to the run's header; the report keeps the first build
+echo "resumed 2026-12-06T09:00Z, oomguard def5678-test" >>"$d/meta"
+bench/thrash-report.sh "$d" "$d/resumed.md" || fail "thrash-report.sh of a resumed run"
+grep -q 'oomguard abc1234-test, \*\*2 CPU hogs' "$d/resumed.md" ||
+	fail "report of a resumed run: header $(sed -n 3,4p "$d/resumed.md")"
+grep -q '^Resumed 2026-12-06T09:00Z, oomguard def5678-test\.$' "$d/resumed.md" ||
+	fail "report of a resumed run: no line for the resume"
 grep -q '^| stream 4MiB/s anon50% read | - | - | error |$' "$d/r.md" ||
 	fail "report: the stream cell: $(grep '^| stream' "$d/r.md")"
 # a run of some cells (--only) without --report writes its report beside its results, not over
