@@ -25,7 +25,15 @@ done
 
 # The eaters take their memory in steps so that each has exec()ed before the group is full
 # (an exec in a full group fails with ENOMEM: it is not a page fault that parks).
-# Wait (bounded) until no task is parked and every survivor holds its 40 MiB.
+# Wait (bounded) until no task is parked and every survivor holds its 40 MiB: it said "ready",
+# or its RSS says so. The line alone is not enough: an eater that fills the group's last pages
+# may find no page for the line itself (a write's page cache, charged to the full group, fails
+# with ENOMEM, not by parking), and its output stays empty while it holds 42 MiB and sleeps
+# (seen in about 1 run of 60: under_oom 0, failcnt still, no refault).
+holds_40m() { # pid, eater number
+	grep -q '^ready' "$tmp/eater.$2" ||
+		[ "$(awk '$1 == "VmRSS:" { print $2 }' "/proc/$1/status" 2>/dev/null)" -ge 40960 ] 2>/dev/null
+}
 ok=0
 for i in $(seq 300); do
 	sleep 0.1
@@ -34,7 +42,7 @@ for i in $(seq 300); do
 	for k in "${!pids[@]}"; do
 		if kill -0 "${pids[$k]}" 2>/dev/null; then
 			alive=$((alive + 1))
-			grep -q '^ready' "$tmp/eater.$((k + 1))" && ready=$((ready + 1))
+			holds_40m "${pids[$k]}" $((k + 1)) && ready=$((ready + 1))
 		fi
 	done
 	if [ "$under" = 0 ] && [ "$alive" -gt 0 ] && [ "$alive" = "$ready" ]; then
