@@ -396,7 +396,7 @@ done
 # oomguard's build: the tree's, or the binary given (OOMGUARD_BIN) when it is not the tree's
 build_line() {
 	if cmp -s "$oomguard" "$top/oomguard"; then
-		echo "$(git -C "$top" describe --always --dirty 2>/dev/null || echo unknown)"
+		git -C "$top" describe --always --dirty 2>/dev/null || echo unknown
 	else
 		echo "given $oomguard (not this tree's ./oomguard)"
 	fi

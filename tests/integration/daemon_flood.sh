@@ -28,7 +28,7 @@ done
 # Wait (bounded) until no task is parked and every survivor holds its 40 MiB: it said "ready",
 # or its RSS says so. The line alone is not enough: an eater that fills the group's last pages
 # may find no page for the line itself (a write's page cache, charged to the full group, fails
-# with ENOMEM, not by parking), and its output stays empty while it holds 42 MiB and sleeps
+# with ENOMEM, not by parking), and its output stays empty while it holds 42.5 MB and sleeps
 # (seen in about 1 run of 60: under_oom 0, failcnt still, no refault).
 holds_40m() { # pid, eater number
 	grep -q '^ready' "$tmp/eater.$2" ||

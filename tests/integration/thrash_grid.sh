@@ -6,8 +6,8 @@
 # the group streamed at 4 MiB/s beside anon must not be; then the 4 MiB/s thrash again beside two
 # CPU hogs (--busy 2), where PSI divides the reader's I/O stall among the busy CPUs
 # (docs/daemon-design.md, "The I/O stall on a busy machine"), caught all the same; and a run
-# of a binary other than the tree's names it as given. About two minutes. Tools:
-# $OOMGUARD_TOOLS (make tools).
+# of a binary other than the tree's names it as given, and resumed keeps one header. About two
+# minutes. Tools: $OOMGUARD_TOOLS (make tools).
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 out=$(mktemp -d -p "$PWD/build" thrash-grid-check.XXXXXX)
@@ -42,6 +42,12 @@ if [ "$rc" = 0 ]; then
 		--out "$out/given" >/dev/null || { echo "FAIL: a run of no cell failed"; rc=1; }
 	grep -qx "oomguard_build given $out/other (not this tree's ./oomguard)" "$out/given/meta" ||
 		{ echo "FAIL: the binary given is not named: $(grep oomguard_build "$out/given/meta")"; rc=1; }
+	# resumed, the run's header stays one and a line says when and with which build
+	OOMGUARD_BIN=$out/other bench/thrash-grid.sh --profile check --only '^none$' --resume \
+		--out "$out/given" >/dev/null || { echo "FAIL: a resumed run of no cell failed"; rc=1; }
+	[ "$(grep -c '^profile ' "$out/given/meta")" = 1 ] &&
+		grep -qx "resumed .*, oomguard given $out/other (not this tree's ./oomguard)" \
+			"$out/given/meta" || { echo "FAIL: the resumed meta: $(cat "$out/given/meta")"; rc=1; }
 fi
 [ "$rc" = 0 ] || [ "$rc" = 77 ] || for f in "${dirs[0]}"/*/oomguard/daemon.log; do
 	echo "== $f"
