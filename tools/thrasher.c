@@ -16,7 +16,7 @@ static void usage(FILE *out)
 {
 	fprintf(out,
 		"usage: thrasher [-a ANON] [-f FILE_SIZE] [-i MSEC] [-d SEC] [-p PASSES] [-r FD] [-k]\n"
-		"                [-m] [-z RATIO] PATH\n"
+		"                [-m] [-z RATIO] [-w GO] PATH\n"
 		"  PATH          the file to reread; written first (FILE_SIZE), removed at exit\n"
 		"  -a ANON       anonymous memory to hold (default 0)\n"
 		"  -z RATIO      fill the anonymous memory to compress about RATIO to 1 in zram\n"
@@ -29,9 +29,12 @@ static void usage(FILE *out)
 		"  -d SEC        stop after SEC seconds (default: until a signal)\n"
 		"  -p PASSES     stop after PASSES passes (1: a stream, each page read once)\n"
 		"  -r FD         write one byte to FD when the loop starts, then close it\n"
+		"  -w GO         after the first pass, wait until the file GO exists, then go on\n"
+		"                (a driver sets the room left for the file meanwhile)\n"
 		"Prints 'ready anon_kib=N file_kib=N', then per interval\n"
 		"'progress t_ms=T read_mib_s=R passes=P', at the end of each pass 'pass P t_ms=T "
-		"real_ms=W' (W: CLOCK_REALTIME in ms), and at the end 'done read_mib=M passes=P'.\n");
+		"real_ms=W' (W: CLOCK_REALTIME in ms), with -w 'resume t_ms=T real_ms=W' when GO\n"
+		"appeared, and at the end 'done read_mib=M passes=P'.\n");
 }
 
 /**
@@ -68,17 +71,36 @@ static int make_file(const char *path, uint64_t size_kib, unsigned char *chunk)
 	return err;
 }
 
-/* The end of a pass: said at once, with the wall clock, so that a driver can time what follows
- * (a thrash starts when the first pass ends). */
-static void print_pass(unsigned long passes, uint64_t start_usec)
+/* A line stamped with the time since the start and the wall clock, said at once, so that a
+ * driver can time what follows (a thrash starts when the first pass ends). */
+static void print_stamped(const char *what, uint64_t start_usec)
 {
 	struct timespec ts;
 
 	clock_gettime(CLOCK_REALTIME, &ts);
-	printf("pass %lu t_ms=%" PRIu64 " real_ms=%" PRIu64 "\n", passes,
+	printf("%s t_ms=%" PRIu64 " real_ms=%" PRIu64 "\n", what,
 	       (tool_now_usec() - start_usec) / 1000,
 	       (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000);
 	fflush(stdout);
+}
+
+static void print_pass(unsigned long passes, uint64_t start_usec)
+{
+	char what[32];
+
+	snprintf(what, sizeof(what), "pass %lu", passes);
+	print_stamped(what, start_usec);
+}
+
+/* -w: the first pass is over; wait (10 ms polls) until @go exists or a signal stops the task. */
+static void wait_for_go(const char *go, uint64_t start_usec)
+{
+	const struct timespec nap = {0, 10 * 1000 * 1000};
+
+	while (!tool_stop && access(go, F_OK) < 0)
+		nanosleep(&nap, NULL);
+	if (!tool_stop)
+		print_stamped("resume", start_usec);
 }
 
 /* Where the mapped read's bytes go, so that the compiler keeps the reads. */
@@ -106,10 +128,10 @@ int main(int argc, char **argv)
 	uint64_t map_size = 0;
 	uint64_t start_usec, last_usec, end_usec = 0;
 	size_t anon_bytes, anon_off = 0;
-	const char *path;
+	const char *path, *go = NULL;
 	off_t off = 0;
 
-	while ((opt = getopt(argc, argv, "a:f:i:d:p:r:kmz:h")) != -1) {
+	while ((opt = getopt(argc, argv, "a:f:i:d:p:r:kmz:w:h")) != -1) {
 		switch (opt) {
 		case 'a':
 			if (tool_parse_size_kib(optarg, &anon_kib) < 0) {
@@ -143,6 +165,9 @@ int main(int argc, char **argv)
 			break;
 		case 'm':
 			mapped = 1;
+			break;
+		case 'w':
+			go = optarg;
 			break;
 		case 'h':
 			usage(stdout);
@@ -237,6 +262,11 @@ int main(int argc, char **argv)
 			print_pass(passes, start_usec);
 			if (max_passes && passes >= max_passes)
 				break;
+			if (go && passes == 1) {
+				wait_for_go(go, start_usec);
+				last_usec = tool_now_usec(); /* the pause is not in a rate */
+				interval_bytes = 0;
+			}
 		} else if (n > 0) {
 			off += n;
 			read_bytes += (uint64_t)n;

@@ -45,6 +45,25 @@ grep -q '^ready anon_kib=16384 file_kib=16384' "$dir/t.out" || fail "thrasher: $
 fit_mib=$(sed -n 's/^done read_mib=\([0-9]*\).*/\1/p' "$dir/t.out")
 [ "${fit_mib:-0}" -ge 64 ] || fail "fitting thrasher read only ${fit_mib:-0} MiB in 2 s"
 [ -e "$dir/t" ] && fail "thrasher left $dir/t behind"
+
+# 3b. thrasher -w: after its first pass it waits for the go file (no second pass meanwhile),
+# says "resume" when it appears and goes on; a SIGTERM while it waits ends it cleanly.
+cg_spawn "$cg" pid "$tools/thrasher" -f 8M -p 3 -w "$dir/go" "$dir/t3" >"$dir/t3.out"
+for _ in $(seq 50); do grep -q '^pass 1 ' "$dir/t3.out" && break; sleep 0.1; done
+sleep 0.5
+grep -q '^pass 1 ' "$dir/t3.out" || fail "thrasher -w: no first pass: $(cat "$dir/t3.out")"
+grep -q '^pass 2 \|^resume ' "$dir/t3.out" && fail "thrasher -w went on without GO: $(cat "$dir/t3.out")"
+touch "$dir/go"
+wait "$pid" || fail "thrasher -w exited non-zero"
+[ "$(sed -n 's/^\([a-z]*\) .*/\1/p' "$dir/t3.out" | tr '\n' ' ')" = "ready pass resume pass pass done " ] ||
+	fail "thrasher -w: $(cat "$dir/t3.out")"
+cg_spawn "$cg" pid "$tools/thrasher" -f 8M -w "$dir/go2" "$dir/t4" >"$dir/t4.out"
+for _ in $(seq 50); do grep -q '^pass 1 ' "$dir/t4.out" && break; sleep 0.1; done
+kill -TERM "$pid"
+wait "$pid" || fail "thrasher -w exited non-zero on SIGTERM while it waited"
+grep -q '^resume' "$dir/t4.out" && fail "thrasher -w resumed on SIGTERM: $(cat "$dir/t4.out")"
+grep -q '^done read_mib=8 passes=1' "$dir/t4.out" || fail "thrasher -w, SIGTERM: $(cat "$dir/t4.out")"
+[ -e "$dir/t4" ] && fail "thrasher left $dir/t4 behind after SIGTERM"
 cg_destroy "$cg"
 
 # 4. thrasher that does not fit: 48 MiB anon + 48 MiB file in 64 MiB with reads throttled to

@@ -134,7 +134,6 @@ flood_run() {
 	info "flood-$label: last kill $(secs $((last - t0))) s after the eaters started," \
 		"settled=$settled at $(secs $((now - t0))) s, memory full-stall $stall_ms ms," \
 		"MemAvailable after $((avail_kib / 1024)) MiB"
-	[ $settled = 1 ] || flood_why="$flood_why not settled after $(secs $FLOOD_CAP_CS) s;"
 	[ "$ready" -ge 1 ] || flood_why="$flood_why no eater survived;"
 	outside=$(dmesg | sed -n 's/.*Killed process [0-9]* (\([^)]*\)).*/\1/p' | grep -cvE '^(vm_eater|dd|sh)$')
 	[ "$outside" = 0 ] || flood_why="$flood_why $outside kills outside the flood;"
@@ -149,17 +148,27 @@ median() { echo "$@" | tr ' ' '\n' | sort -n | awk '{ a[NR] = $1 } END { print a
 # Each run: the kernel alone, then (when built) oomguard watching the machine. vmruns=N repeats.
 # The selection "flood-oomguard" instead of "flood" runs oomguard's half only.
 FLOOD_RUNS=${vmruns:-1}
-k_why="" k_last="" k_gone="" k_stall="" o_why="" o_last="" o_gone="" o_stall="" o_ours=""
+k_why="" k_last="" k_gone="" k_stall="" k_capped=0 o_why="" o_last="" o_gone="" o_stall="" o_ours=""
 r=1
 while [ $r -le "$FLOOD_RUNS" ]; do
 	if want flood; then
 		flood_run kernel-$r
 		[ "$kills" -ge 1 ] || flood_why="$flood_why the flood caused no OOM kill;"
+		# The kernel alone may take longer than the cap (377 and 880 s in two runs of 4
+		# December): how long it takes is the measurement, so a run still going at the cap is
+		# its figure (a lower bound), not a failure. Its kills so far must still be eaters.
+		[ $settled = 1 ] || {
+			info "flood-kernel-$r: the kernel alone had not settled after" \
+				"$(secs $FLOOD_CAP_CS) s ($kills kills, $live eaters alive, $ready populated):" \
+				"its time is at least that"
+			k_capped=$((k_capped + 1))
+		}
 		k_why="$k_why$flood_why" k_last="$k_last $((last - t0))" k_gone="$k_gone $gone"
 		k_stall="$k_stall $stall_ms"
 	fi
 	if og_built; then
 		flood_run oomguard-$r run
+		[ $settled = 1 ] || flood_why="$flood_why not settled after $(secs $FLOOD_CAP_CS) s;"
 		[ $gone -ge 1 ] || flood_why="$flood_why no eater was killed;"
 		o_why="$o_why$flood_why" o_last="$o_last $((last - t0))" o_gone="$o_gone $gone"
 		o_stall="$o_stall $stall_ms" o_ours="$o_ours $((gone - kernel_eaters))"
@@ -168,7 +177,8 @@ while [ $r -le "$FLOOD_RUNS" ]; do
 done
 if want flood; then
 	info "flood summary, median of $FLOOD_RUNS run(s): kernel alone: $(median $k_gone) eaters killed," \
-		"last kill after $(secs "$(median $k_last)") s, full stall $(median $k_stall) ms"
+		"last kill after $(secs "$(median $k_last)") s, full stall $(median $k_stall) ms;" \
+		"$k_capped of $FLOOD_RUNS still going at the $(secs $FLOOD_CAP_CS) s cap"
 	verdict flood-kernel "$k_why"
 fi
 if og_built; then
