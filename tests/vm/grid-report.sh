@@ -26,7 +26,10 @@ echo "Thrash cells: the kill must come within 2 s of the first pass's end (3 s a
 echo "stream and fits cells must see no kill. *held*: the page cache the scope held when the first"
 echo "pass ended (MiB); *over held*: how much the file exceeds it; *refaulted*: file refaults"
 echo "after it (MiB). The machine's room is not a sharp figure (the grid's script says why): its"
-echo "*over* is what the anon was sized for, *over held* what the cell got."
+echo "*over* is what the anon was sized for, *over held* what the cell got. Since 6 December a"
+echo "machine thrash cell's reader waits after its first pass while an eater takes what the cache"
+echo "holds of its file beyond its named room; its *held* is what the cache holds of the file when"
+echo "it goes on, its thrash starts then, and *first pass ends* is that time."
 echo
 echo "| scope | thrash cells | caught (<= 2 s) | caught in 2-3 s | late, missed, early, unthrashed | kernel first | did not thrash | must-not cells | false kills | kernel kills |"
 echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"

@@ -53,6 +53,7 @@ cp /bin/busybox "$root/bin/busybox"
 mknod -m 600 "$root/dev/console" c 5 1 2>/dev/null || true
 "$cc" "${static_flags[@]}" -o "$root/bin/vm_eater" tests/vm/vm_eater.c
 "$cc" "${static_flags[@]}" -o "$root/bin/vm_watch" tests/vm/vm_watch.c
+"$cc" "${static_flags[@]}" -o "$root/bin/vm_fincore" tests/vm/vm_fincore.c
 # oomguard as `make oomguard` built it: static (musl) by default; a LIBC=glibc build is relinked
 # statically from its objects.
 # VM_OOMGUARD=FILE puts another (static) oomguard into the guest instead.

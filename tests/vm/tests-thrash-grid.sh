@@ -5,8 +5,9 @@
 # OUTCOME", then the cell's PASS or FAIL.
 #   thrash: a thrasher holds anon and rereads a file OVER % larger than the room left beside it,
 #     by read() or mmap, its reads throttled to RATE MiB/s through io.max (0: not throttled).
-#     Thrashing starts when its first pass ends; the kill must come within 3 s of that (2 s on
-#     the host; the guest runs under TCG) and not before. Outcomes: caught (<= 2 s), caught-3
+#     Thrashing starts when its first pass ends (machine cells: when it goes on, below); the kill
+#     must come within 3 s of that (2 s on the host; the guest runs under TCG) and not before
+#     (a kill while the reader waits is early too). Outcomes: caught (<= 2 s), caught-3
 #     (2-3 s), late (3-10 s), missed, early (in the cold pass), kernel (the kernel's OOM killer
 #     took it first), nothrash (below), unthrashed (killed after the first pass with fewer than
 #     256 pages refaulted since: it was reading from the cache, the kill was not for thrashing).
@@ -17,9 +18,12 @@
 # with the anon taking all of MemAvailable but the room. The machine's room is not a sharp
 # figure: what the page cache held at the end of a first pass was 11 MiB under to 32 MiB over
 # the room so set (5 December, one boot, 2 GiB), and beside anon of MemAvailable but 16 MiB a
-# 48 MiB file was reread from the cache in one boot and thrashed in the next. So the GRID line
-# gives what the scope held at the end of the first pass (held=MiB) and the refaults after it
-# (refaulted=MiB); a thrash cell that was not killed did not thrash ("nothrash", SKIP, not a miss)
+# 48 MiB file was reread from the cache in one boot and thrashed in the next. So a machine thrash
+# cell's reader pauses after its first pass while an eater takes what the cache holds of the file
+# beyond the room the cell is named for (grid_squeeze; squeeze=MiB), and thrashing starts when it
+# goes on. The GRID line gives what the scope held then (held=MiB: the group's file pages, or for
+# the machine what the cache holds of the file) and the refaults after it (refaulted=MiB);
+# a thrash cell that was not killed did not thrash ("nothrash", SKIP, not a miss)
 # when in the 10 s after its first pass it refaulted less than a quarter of its file, or less
 # than a quarter of what its passes after the first reread (an unthrottled loop whose file the
 # cache mostly kept: 92 passes of 268 MiB in 10 s with 93 MiB refaulted, 6 December, is a task
@@ -30,10 +34,16 @@
 # in its group (a v2 group's own busy tasks; for a machine cell, busy CPUs of the machine).
 
 GRID_COLD_S=12 # a cold pass at a throttled rate takes about this long (as on the host)
+# A machine cell's cold pass at a throttled rate is longer: the machine's page cache moves by
+# the gap between its low and high watermarks at each kswapd wake (about 11 MiB at 2 GiB), and
+# beside a 48 MiB file that made the +10 % cells +33 % and +78 % (6 December); 120 MiB keeps it
+# nearer the named over.
+GRID_COLD_S_MACHINE=30
 
-# grid_sizes RATE OVER ANON: "LIMIT FILE ANON" in MiB, as bench/thrash-grid.sh sizes a cell.
+# grid_sizes RATE OVER ANON [COLD_S]: "LIMIT FILE ANON" in MiB, as bench/thrash-grid.sh sizes a
+# cell (a cold pass of COLD_S seconds, default GRID_COLD_S, at a throttled RATE).
 grid_sizes() {
-	awk -v r="$1" -v o="$2" -v a="$3" -v c=$GRID_COLD_S 'BEGIN {
+	awk -v r="$1" -v o="$2" -v a="$3" -v c="${4:-$GRID_COLD_S}" 'BEGIN {
 		k = a / (100 - a); f1 = 1 + o / 100
 		if (r > 0) lim = r * c * (1 + f1 * k) / f1; else lim = 512
 		if (lim < 48) lim = 48
@@ -91,13 +101,41 @@ grid_refaults() {
 	fi
 }
 
+# grid_squeeze: a machine thrash cell's first pass is over and its reader waits (thrasher -w).
+# The room set from MemAvailable misses by tens of MiB (above): the page cache may still hold
+# all of the file, with free memory beside it. So eaters take memory, each the size of what the
+# cache holds of the file beyond FILE / (1 + OVER), the room the cell is named for, until it
+# holds no more than 1 MiB over that (the first ones take free memory, the later ones the file's
+# pages; at most 40 eaters and 512 MiB), then the reader goes on; its refaults count from there.
+# Sets squeeze (MiB taken) and held (MiB of the file the cache holds as the reader goes on); the
+# eaters are in $squeezers.
+grid_squeeze() {
+	local want res n=0
+	want=$((file * 100 / (100 + g_over)))
+	squeeze=0
+	rm -rf "$READY" && mkdir -p "$READY"
+	while [ $n -lt 40 ] && [ $squeeze -lt 512 ]; do
+		res=$(($(vm_fincore "$VM_DISK/$fname") / 1024))
+		[ "$res" -gt $((want + 1)) ] || break
+		spawn "$cg" vm_eater $((res - want)) "$READY"
+		squeezers="$squeezers $!" squeeze=$((squeeze + res - want))
+		wait_ready $! 60 || { why="$why the squeezing eater did not start;"; break; }
+		n=$((n + 1))
+	done
+	held=$(($(vm_fincore "$VM_DISK/$fname") / 1024))
+	r0=$(grid_refaults)
+	touch "$go"
+}
+
 # grid_cell SCOPE KIND RATE OVER ANON MODE: one cell, one GRID line and one verdict.
 grid_cell() {
 	g_scope=$1 g_kind=$2 g_rate=$3 g_over=$4 g_anon=$5 g_mode=$6
 	name="grid-$g_scope-$g_kind-r$g_rate-o$g_over-a$g_anon-$g_mode"
 	why=""
 	# shellcheck disable=SC2046 # three numbers
-	set -- $(grid_sizes "$g_rate" "$g_over" "$g_anon")
+	local cold=$GRID_COLD_S
+	[ "$g_scope" = machine ] && cold=$GRID_COLD_S_MACHINE
+	set -- $(grid_sizes "$g_rate" "$g_over" "$g_anon" $cold)
 	lim=$1 file=$2 anon=$3
 	case $g_kind in
 	stream) lim=64 file=640 anon=$((64 * g_anon / 100)) ;;
@@ -131,6 +169,7 @@ grid_cell() {
 		hogs="$hogs $!" n=$((n + 1))
 	done
 	: >/tmp/grid.out
+	go=""
 	if [ "$g_kind" = stream ]; then
 		rm -rf "$READY" && mkdir -p "$READY"
 		spawn "$cg" vm_eater "$anon" "$READY"
@@ -143,10 +182,15 @@ grid_cell() {
 		fi
 	else
 		holder=""
-		spawn "$cg" thrasher $m -k -a "${anon}M" -i 1000 "$VM_DISK/$fname" >/tmp/grid.out 2>&1
+		# a machine thrash cell's reader waits after its first pass while grid_squeeze sets its
+		# room
+		[ "$g_scope" = machine ] && [ "$g_kind" = thrash ] && go=/tmp/grid.go && rm -f "$go"
+		spawn "$cg" thrasher $m -k -a "${anon}M" -i 1000 ${go:+-w "$go"} "$VM_DISK/$fname" \
+			>/tmp/grid.out 2>&1
 	fi
 	thr=$!
 	onset="" kill_t="" t0=$(now_cs) limit_cs=3000 held="" r0=0 r_last=$(grid_refaults)
+	squeeze=- squeezers=""
 	r_now=$r_last
 	[ "$g_kind" = thrash ] && limit_cs=24000
 	while [ $(($(now_cs) - t0)) -lt $limit_cs ]; do
@@ -154,8 +198,12 @@ grid_cell() {
 		# pass's first read, a whole read-ahead window of refaults, is counted as it starts)
 		[ "$g_kind" = thrash ] && [ -z "$onset" ] && r_now=$(grid_refaults)
 		if [ -z "$onset" ] && [ "$g_kind" = thrash ] && grep -q '^pass 1 ' /tmp/grid.out; then
-			onset=$(now_cs) limit_cs=$(($(now_cs) - t0 + 1000)) r0=$r_last
-			held=$(grid_held)
+			if [ -n "$go" ]; then
+				grid_squeeze # sets held and r0; onset: when the reader goes on
+			else
+				r0=$r_last held=$(grid_held)
+			fi
+			onset=$(now_cs) limit_cs=$(($(now_cs) - t0 + 1000))
 		fi
 		[ "$g_kind" = thrash ] && r_last=$r_now
 		if grep -q " kill scope=" "$OG_LOG" || grid_dead "$thr" ||
@@ -169,6 +217,8 @@ grid_cell() {
 	[ -n "$onset" ] && rf_pages=$(($(grid_refaults) - r0)) && refaulted=$((rf_pages / 256))
 	grid_dead "$thr" || kill -9 "$thr" 2>/dev/null # at the end, or dying of a kill already
 	[ -n "$holder" ] && kill -9 "$holder" 2>/dev/null
+	# shellcheck disable=SC2086 # a list of pids
+	[ -n "$squeezers" ] && kill -9 $squeezers 2>/dev/null && wait $squeezers 2>/dev/null
 	# shellcheck disable=SC2086 # a list of pids
 	[ -n "$hogs" ] && kill -9 $hogs 2>/dev/null && wait $hogs 2>/dev/null
 	wait "$thr" 2>/dev/null
@@ -220,7 +270,7 @@ grid_cell() {
 	echo "GRID $g_scope $g_kind $g_rate $g_over $g_anon $g_mode" \
 		"$([ -n "$onset" ] && secs $((onset - t0)) || echo -) $after $out" \
 		"lim=$lim file=$file anon=$anon count=$(peak_count) held=${held:--}" \
-		"refaulted=$refaulted"
+		"refaulted=$refaulted squeeze=$squeeze"
 	info "$name: reader's last line: $(grep -v '^ready' /tmp/grid.out | tail -n 1 | cut -c1-120);" \
 		"passes $(grep -c '^pass ' /tmp/grid.out)$([ "$g_scope" = v2 ] || echo "; MemAvailable before: $avail MiB")"
 	if [ $by_og = 1 ]; then # the rounds that made the verdict
