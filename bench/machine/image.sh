@@ -74,9 +74,17 @@ cp -a "/lib/modules/$kver" "$root/lib/modules/"
 # oomguard the way a user installs it from source: its unit (Type=notify) and configuration.
 make -s oomguard >/dev/null
 make -s install DESTDIR="$PWD/$root" PREFIX=/usr >/dev/null
-# A log level other than the shipped one, for a run that must show every round (run.sh).
-[ -z "$log_level" ] || echo "log_level = $log_level" >>"$root/etc/oomguard.conf"
-[ -z "$conf_extra" ] || echo "$conf_extra" >>"$root/etc/oomguard.conf"
+# A log level other than the shipped one, for a run that must show every round (run.sh), and
+# MB_OOMGUARD_CONF's lines. oomguard refuses a key given twice, so a key the shipped file sets
+# (interval_msec) is taken out of it first.
+conf_set() { # "key = value"
+	sed -i "/^${1%% *}[[:space:]]*=/d" "$root/etc/oomguard.conf"
+	echo "$1" >>"$root/etc/oomguard.conf"
+}
+[ -z "$log_level" ] || conf_set "log_level = $log_level"
+while IFS= read -r line; do
+	[ -z "$line" ] || conf_set "$line"
+done <<<"$conf_extra"
 
 # The workloads and the probe, static.
 static=(-static -std=gnu11 -D_GNU_SOURCE -Isrc -O2 -g -Wall -Wextra -Werror -Wshadow -Wconversion)
