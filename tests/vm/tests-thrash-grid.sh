@@ -108,7 +108,7 @@ grid_refaults() {
 # holds no more than 1 MiB over that (the first ones take free memory, the later ones the file's
 # pages; at most 40 eaters and 512 MiB), then the reader goes on; its refaults count from there.
 # Sets squeeze (MiB taken) and held (MiB of the file the cache holds as the reader goes on); the
-# eaters are in $squeezers.
+# eaters are in $squeezers. Returns 1 when oomguard killed meanwhile (the cell is early).
 grid_squeeze() {
 	local want res n=0
 	want=$((file * 100 / (100 + g_over)))
@@ -125,6 +125,7 @@ grid_squeeze() {
 	held=$(($(vm_fincore "$VM_DISK/$fname") / 1024))
 	r0=$(grid_refaults)
 	touch "$go"
+	! grep -q " kill scope=" "$OG_LOG"
 }
 
 # grid_cell SCOPE KIND RATE OVER ANON MODE: one cell, one GRID line and one verdict.
@@ -132,9 +133,9 @@ grid_cell() {
 	g_scope=$1 g_kind=$2 g_rate=$3 g_over=$4 g_anon=$5 g_mode=$6
 	name="grid-$g_scope-$g_kind-r$g_rate-o$g_over-a$g_anon-$g_mode"
 	why=""
-	# shellcheck disable=SC2046 # three numbers
 	local cold=$GRID_COLD_S
 	[ "$g_scope" = machine ] && cold=$GRID_COLD_S_MACHINE
+	# shellcheck disable=SC2046 # three numbers
 	set -- $(grid_sizes "$g_rate" "$g_over" "$g_anon" $cold)
 	lim=$1 file=$2 anon=$3
 	case $g_kind in
@@ -198,12 +199,12 @@ grid_cell() {
 		# pass's first read, a whole read-ahead window of refaults, is counted as it starts)
 		[ "$g_kind" = thrash ] && [ -z "$onset" ] && r_now=$(grid_refaults)
 		if [ -z "$onset" ] && [ "$g_kind" = thrash ] && grep -q '^pass 1 ' /tmp/grid.out; then
-			if [ -n "$go" ]; then
-				grid_squeeze # sets held and r0; onset: when the reader goes on
-			else
+			if [ -z "$go" ]; then
 				r0=$r_last held=$(grid_held)
+				onset=$(now_cs) limit_cs=$(($(now_cs) - t0 + 1000))
+			elif grid_squeeze; then # sets held and r0; onset: when the reader goes on
+				onset=$(now_cs) limit_cs=$(($(now_cs) - t0 + 1000))
 			fi
-			onset=$(now_cs) limit_cs=$(($(now_cs) - t0 + 1000))
 		fi
 		[ "$g_kind" = thrash ] && r_last=$r_now
 		if grep -q " kill scope=" "$OG_LOG" || grid_dead "$thr" ||
