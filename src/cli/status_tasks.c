@@ -94,17 +94,19 @@ static void print_one(const struct daemon *d, const struct scope *s, const struc
 	json_string(a.exe, exe, sizeof(exe));
 	if (json) {
 		json_string(rules, rules_json, sizeof(rules_json));
-		fprintf(out,
-			"%s\n        {\"rank\": %d, \"pid\": %d, \"comm\": \"%s\", \"badness\": %ld, "
-			"\"rss_swap_kib\": %llu, \"oom_score_adj\": %d, \"uid\": %lld, \"exe\": \"%s\", "
-			"\"preference\": \"%s\", \"rules\": \"%s\", \"excluded\": \"%s\"}",
-			first ? "" : ",", rank, r->t->pid, comm,
-			why ? 0 : r->points, rss_kib, r->t->oom_score_adj,
-			(a.have & MATCH_NEED(MATCH_UID)) ? (long long)a.uid : -1LL, exe,
-			r->t->flags & OOM_TASK_PREFER	? "prefer"
-			: r->t->flags & OOM_TASK_AVOID ? "avoid"
-						       : "",
-			rules_json, why ? why : "");
+		fprintf(
+		    out,
+		    "%s\n        {\"rank\": %d, \"pid\": %d, \"comm\": \"%s\", \"badness\": %ld, "
+		    "\"rss_swap_kib\": %llu, \"oom_score_adj\": %d, \"uid\": %lld, "
+		    "\"exe\": \"%s\", \"preference\": \"%s\", \"rules\": \"%s\", "
+		    "\"excluded\": \"%s\", \"dying\": %s}",
+		    first ? "" : ",", rank, r->t->pid, comm, why ? 0 : r->points, rss_kib,
+		    r->t->oom_score_adj, (a.have & MATCH_NEED(MATCH_UID)) ? (long long)a.uid : -1LL,
+		    exe,
+		    r->t->flags & OOM_TASK_PREFER  ? "prefer"
+		    : r->t->flags & OOM_TASK_AVOID ? "avoid"
+						   : "",
+		    rules_json, why ? why : "", r->t->flags & OOM_TASK_DYING ? "true" : "false");
 		return;
 	}
 	fprintf(out, "  %3d%s pid=%d comm=%s badness=%ld rss_swap_kib=%llu oom_score_adj=%d", rank,
@@ -117,6 +119,8 @@ static void print_one(const struct daemon *d, const struct scope *s, const struc
 		fprintf(out, " %s", r->t->flags & OOM_TASK_PREFER ? "preferred" : "avoided");
 	if (rules[0])
 		fprintf(out, " rules=%s", rules);
+	if (r->t->flags & OOM_TASK_DYING) /* reaped, not killed, if chosen (badness.c rule 8) */
+		fputs(" dying", out);
 	if (why)
 		fprintf(out, " excluded=\"%s\"", why);
 	fputc('\n', out);

@@ -9,7 +9,6 @@
 
 #include "daemon/daemon.h"
 #include "daemon/log.h"
-#include "daemon/match.h"
 #include "daemon/report.h"
 #include "daemon/unit.h"
 #include "linux/sys.h"
@@ -36,6 +35,7 @@ struct kill_ctx {
 	bool grace;                 /* SIGTERM first when its scope has a grace (not at its end) */
 	int64_t uid;                /* the victim's, -1: not read; for the helper */
 	const char *cgroup;         /* likewise, NULL: not read */
+	bool dying;                 /* dying already (badness.c rule 8): reaped, not signalled */
 };
 
 /* Re-check the scope after choosing and before killing. True: resolved (by free memory, or by
@@ -168,6 +168,76 @@ static bool vetoed(struct daemon *d, struct scope *s, const struct kill_ctx *k)
 	return true;
 }
 
+static void request_fill(struct reap_request *req, struct scope *s, const struct kill_ctx *k)
+{
+	memset(req, 0, sizeof(*req));
+	req->pid = k->victim->pid;
+	memcpy(req->comm, k->victim->comm, sizeof(req->comm));
+	req->scope = s;
+	req->rss_kib = pages_to_kib(k->victim->rss_pages, s->page_shift);
+	req->detect_usec = k->detect_usec;
+	req->usage_before_bytes = k->usage_before;
+	req->dying = k->dying;
+}
+
+/* @victim waited for by the verdicts after it, and handed to the reaper with @pidfd in @req: the
+ * reaper first (it takes the pidfd), as a log write may itself wait for memory. Return: -1 when
+ * the reaper took @pidfd, else @pidfd, still the caller's. */
+static int hand_to_reaper(struct daemon *d, struct scope *s, const struct oom_task *victim,
+			  struct reap_request *req, int pidfd)
+{
+	victim_record(&d->victims, victim->pid, victim->start_time, req->kill_usec);
+	req->pidfd = pidfd;
+	if (!d->reaper.started || reaper_submit(&d->reaper, req) < 0)
+		return pidfd;
+	s->kill_pending = true;
+	s->kill_pending_usec = req->kill_usec;
+	return -1;
+}
+
+/*
+ * @k->victim is dying already (badness.c rule 8): another's SIGKILL (the kernel's OOM killer, a
+ * user's) is pending, or it is in do_exit(). It is not signalled, not counted as a kill, and its
+ * unit is left alone (its death was not this verdict's doing); the verdicts after wait for it,
+ * and the reaper frees its memory now: a task that cannot run (frozen, in D state) frees
+ * nothing by itself, and the kernel's reaper waits OOM_REAPER_DELAY (2 s) for its own victims.
+ * Owns @pidfd.
+ */
+static int adopt_dying(struct daemon *d, struct scope *s, const struct kill_ctx *k, int pidfd)
+{
+	const struct oom_task *victim = k->victim;
+	unsigned long long rss_kib = pages_to_kib(victim->rss_pages, s->page_shift);
+	struct reap_request req;
+	char comm[ESCAPED_COMM_LEN];
+
+	escape_comm(victim->comm, comm, sizeof(comm));
+	if (d->cfg.dry_run) {
+		log_msg(LOG_PRIO_NOTICE,
+			"dry-run: would reap dying scope=%s pid=%d comm=%s rss_kib=%llu", s->name,
+			victim->pid, comm, rss_kib);
+		sys->close(pidfd);
+		note_verdict(d, s, "would reap a dying victim", victim);
+		scope_oom_progress(s);
+		return 0;
+	}
+	request_fill(&req, s, k);
+	req.kill_usec = now_usec();
+	s->metrics.reaped_dying++;
+	note_verdict(d, s, "reaped a dying victim", victim);
+	pidfd = hand_to_reaper(d, s, victim, &req, pidfd);
+	log_msg(
+	    LOG_PRIO_WARNING,
+	    "adopt scope=%s pid=%d comm=%s rss_kib=%llu oom_score_adj=%d detect_to_kill_usec=%llu: "
+	    "dying already, by another's kill or its own exit: reaped, not signalled",
+	    s->name, victim->pid, comm, rss_kib, victim->oom_score_adj,
+	    (unsigned long long)(req.kill_usec - k->detect_usec));
+	if (pidfd >= 0) {
+		log_msg(LOG_PRIO_WARNING, "reaper unavailable for pid=%d: not reaped", victim->pid);
+		sys->close(pidfd);
+	}
+	return 0;
+}
+
 /*
  * SIGKILL @k->victim through @pidfd (which pins it and whose identity was confirmed; owned: it is
  * closed, or a dup goes to the reaper) and hand it to the reaper, then its unit. With
@@ -180,6 +250,8 @@ static int signal_and_hand(struct daemon *d, struct scope *s, const struct kill_
 	char comm[ESCAPED_COMM_LEN];
 	int r;
 
+	if (k->dying)
+		return adopt_dying(d, s, k, pidfd);
 	escape_comm(victim->comm, comm, sizeof(comm));
 	if (d->cfg.dry_run) {
 		/* The whole path but the signal: a dry run reports what a real run would kill. */
@@ -202,13 +274,7 @@ static int signal_and_hand(struct daemon *d, struct scope *s, const struct kill_
 	}
 	if (k->grace && s->set.term_grace_msec && send_term(s, k, pidfd))
 		return 0;
-	memset(&req, 0, sizeof(req));
-	req.pid = victim->pid;
-	memcpy(req.comm, victim->comm, sizeof(req.comm));
-	req.scope = s;
-	req.rss_kib = pages_to_kib(victim->rss_pages, s->page_shift);
-	req.detect_usec = k->detect_usec;
-	req.usage_before_bytes = k->usage_before;
+	request_fill(&req, s, k);
 	r = sys->pidfd_send_signal(pidfd, SIGKILL, NULL, 0);
 	req.kill_usec = now_usec();
 	if (r < 0) {
@@ -220,16 +286,7 @@ static int signal_and_hand(struct daemon *d, struct scope *s, const struct kill_
 	s->metrics.kills++;
 	metrics_observe(&s->metrics.detect_to_kill, req.kill_usec - k->detect_usec);
 	note_verdict(d, s, "killed", victim);
-	victim_record(&d->victims, victim->pid, victim->start_time, req.kill_usec);
-	/* The reaper first (it takes the pidfd): a log write may itself wait for memory. */
-	req.pidfd = pidfd;
-	if (d->reaper.started && reaper_submit(&d->reaper, &req) == 0) {
-		s->kill_pending = true;
-		s->kill_pending_usec = req.kill_usec;
-		pidfd = -1;
-	} else {
-		sys->close(pidfd);
-	}
+	pidfd = hand_to_reaper(d, s, victim, &req, pidfd);
 	log_msg(
 	    LOG_PRIO_WARNING,
 	    "kill scope=%s pid=%d comm=%s rss_kib=%llu oom_score_adj=%d detect_to_kill_usec=%llu",
@@ -238,16 +295,22 @@ static int signal_and_hand(struct daemon *d, struct scope *s, const struct kill_
 	if (pidfd >= 0) /* waited for as a victim still (victim_expire() bounds it), not reaped */
 		log_msg(LOG_PRIO_WARNING, "reaper unavailable for pid=%d: not reaped", victim->pid);
 	kill_rest(d, s, victim, k->unit);
-	if (pidfd >= 0) /* no report will say its memory is gone: no unit judged against it */
+	if (pidfd >= 0) { /* no report will say its memory is gone: no unit judged against it */
 		s->last_unit_kill.ino = 0;
+		sys->close(pidfd);
+	}
 	return 0;
 }
 
 bool term_pending(struct daemon *d, struct scope *s, uint64_t now)
 {
 	struct term_pending *t = &s->term;
-	struct kill_ctx k = {&t->task, t->points, t->usage_before_bytes, t->detect_usec, &t->unit,
-			     false, -1, NULL};
+	struct kill_ctx k = {.victim = &t->task,
+			     .points = t->points,
+			     .usage_before = t->usage_before_bytes,
+			     .detect_usec = t->detect_usec,
+			     .unit = &t->unit,
+			     .uid = -1}; /* its grace is over: SIGKILL */
 	char comm[ESCAPED_COMM_LEN];
 	int pidfd = t->pidfd;
 
@@ -279,7 +342,7 @@ bool term_pending(struct daemon *d, struct scope *s, uint64_t now)
  * the listing's word stands. Return: the pidfd, -ESRCH when it exited, -ESTALE when its pid now
  * names another process, -EXDEV when it left the scope, -errno.
  */
-static int open_confirmed(struct daemon *d, const struct scope *s, const struct oom_task *victim)
+int kill_open_confirmed(struct daemon *d, const struct scope *s, const struct oom_task *victim)
 {
 	struct pid_stat st;
 	int pidfd = sys->pidfd_open(victim->pid, 0);
@@ -307,14 +370,20 @@ static const char *gone_why(int r)
 int daemon_kill(struct daemon *d, struct scope *s, const struct oom_task *victim, long points,
 		uint64_t detect_usec, const struct kill_unit *unit)
 {
-	struct kill_ctx k = {victim, points, 0, detect_usec, unit, true, -1, NULL};
+	struct kill_ctx k = {.victim = victim,
+			     .points = points,
+			     .detect_usec = detect_usec,
+			     .unit = unit,
+			     .grace = true,
+			     .uid = -1,
+			     .dying = (victim->flags & OOM_TASK_DYING) != 0};
 	char comm[ESCAPED_COMM_LEN];
 	bool gone;
 	int pidfd;
 
 	if (recheck_resolved(d, s, victim, &k.usage_before))
 		return -EAGAIN;
-	pidfd = open_confirmed(d, s, victim);
+	pidfd = kill_open_confirmed(d, s, victim);
 	if (pidfd >= 0)
 		return signal_and_hand(d, s, &k, pidfd);
 	gone = pidfd == -ESRCH || pidfd == -ESTALE || pidfd == -EXDEV;
@@ -327,93 +396,6 @@ int daemon_kill(struct daemon *d, struct scope *s, const struct oom_task *victim
 		log_errno(pidfd, "pidfd_open pid=%d", victim->pid);
 	note_verdict(d, s, gone ? "victim gone before kill" : "kill failed", victim);
 	return gone ? -ESRCH : pidfd;
-}
-
-void candidate_drop(struct scope *s)
-{
-	if (s->cand.pidfd >= 0)
-		sys->close(s->cand.pidfd);
-	s->cand.pidfd = -1;
-}
-
-/* The candidate's uid and cgroup, for the helper's hooks and announcements only: read while
- * choosing ahead (the kill path reads nothing). */
-static void candidate_identify(struct daemon *d, const struct scope *s, struct candidate *c)
-{
-	static struct proc_attrs a; /* 2 KiB: the loop's, not the stack's */
-
-	c->uid = -1;
-	c->cgroup[0] = '\0';
-	if (d->helper.to_fd < 0)
-		return;
-	memset(&a, 0, sizeof(a));
-	match_read(s->root, d->tasks.mounts, c->task.pid,
-		   MATCH_NEED(MATCH_UID) | MATCH_NEED(MATCH_CGROUP), d->scratch, sizeof(d->scratch),
-		   &a);
-	if (a.have & MATCH_NEED(MATCH_UID))
-		c->uid = a.uid;
-	if (a.have & MATCH_NEED(MATCH_CGROUP))
-		snprintf(c->cgroup, sizeof(c->cgroup), "%s", a.cgroup);
-}
-
-int daemon_arm(struct daemon *d, struct scope *s, uint64_t now)
-{
-	struct candidate *c = &s->cand;
-	const struct oom_task *t;
-	size_t idx = 0;
-	long points = 0;
-	int pidfd, r;
-
-	candidate_drop(s);
-	/*
-	 * While the machine makes no progress or stalls on memory more than 10 % of the time, a
-	 * process not listed before is left out: opening its files would wait in reclaim (seconds
-	 * to over a minute in the guest's flood, mostly for short-lived commands), and it could
-	 * not have grown large without allocating. Its files are opened at a verdict's own listing
-	 * if no candidate is ready. A group's pressure does not make opens slow: oomguard's
-	 * allocations are not charged to it.
-	 */
-	d->tasks.known_only = listing_known_only(s);
-	r = tasks_acquire(&d->tasks, s, &d->cfg, &d->victims, d->self_pid, d->scratch,
-			  sizeof(d->scratch));
-	d->tasks.known_only = false;
-	if (r < 0)
-		return r;
-	switch (select_bad_process(d->tasks.tasks, d->tasks.nr, scope_totalpages(s), &idx,
-				   &points)) {
-	case OOM_SELECT_NONE:
-		return -ENOENT;
-	case OOM_SELECT_WAIT:
-		return -EBUSY;
-	case OOM_SELECT_VICTIM:
-		break;
-	}
-	t = &d->tasks.tasks[idx];
-	pidfd = open_confirmed(d, s, t);
-	if (pidfd < 0)
-		return pidfd;
-	c->pidfd = pidfd;
-	c->task = *t;
-	c->points = points;
-	c->time_usec = now;
-	unit_find(s, d->tasks.mounts, t->pid, d->self_pid, now, d->scratch, sizeof(d->scratch),
-		  &c->unit);
-	candidate_identify(d, s, c);
-	return 0;
-}
-
-/* What a listing of @s could not take in, said each time it happens. */
-static void log_listing_limits(const struct daemon *d, const struct scope *s)
-{
-	if (d->tasks.not_kept)
-		log_msg(LOG_PRIO_WARNING,
-			"scope=%s: the files of %zu processes found no slot (%zu kept): while the "
-			"machine is under pressure they are no candidates",
-			s->name, d->tasks.not_kept, d->tasks.nr_fds);
-	if (d->tasks.truncated)
-		log_msg(LOG_PRIO_WARNING,
-			"scope=%s: listing stopped at %d processes: the others were no candidates",
-			s->name, TASKS_MAX);
 }
 
 /*
@@ -430,7 +412,14 @@ static void log_listing_limits(const struct daemon *d, const struct scope *s)
 static bool act_armed(struct daemon *d, struct scope *s, uint64_t detect_usec)
 {
 	struct candidate *c = &s->cand;
-	struct kill_ctx k = {&c->task, c->points, 0, detect_usec, &c->unit, true, c->uid, c->cgroup};
+	struct kill_ctx k = {.victim = &c->task,
+			     .points = c->points,
+			     .detect_usec = detect_usec,
+			     .unit = &c->unit,
+			     .grace = true,
+			     .uid = c->uid,
+			     .cgroup = c->cgroup,
+			     .dying = (c->task.flags & OOM_TASK_DYING) != 0};
 	struct pid_stat st;
 	int pidfd, adj, r;
 
@@ -450,6 +439,8 @@ static bool act_armed(struct daemon *d, struct scope *s, uint64_t detect_usec)
 	if (r == -ESRCH || r == -ENOENT ||
 	    (r == 0 && (st.start_time != c->task.start_time || strcmp(st.comm, c->task.comm))))
 		return false;
+	if (r == 0 && pid_stat_dying(&st)) /* the kernel's OOM killer took it since it was armed */
+		k.dying = true;
 	r = unit_in_scope(s, d->tasks.mounts, c->task.pid, d->scratch, sizeof(d->scratch));
 	if (r == 0 || r == -ESRCH || r == -ENOENT)
 		return false;
@@ -494,6 +485,7 @@ void daemon_act(struct daemon *d, struct scope *s, uint64_t detect_usec)
 	case OOM_SELECT_WAIT:
 		return;
 	case OOM_SELECT_VICTIM:
+	case OOM_SELECT_DYING: /* daemon_kill() reaps it, signals nothing (adopt_dying) */
 		break;
 	}
 	log_decision(s, LOG_PRIO_NOTICE, "oom");
@@ -501,100 +493,3 @@ void daemon_act(struct daemon *d, struct scope *s, uint64_t detect_usec)
 		  sizeof(d->scratch), &unit);
 	daemon_kill(d, s, &d->tasks.tasks[idx], points, detect_usec, &unit);
 }
-
-enum arm_action arm_decide(const struct scope *s, uint64_t now)
-{
-	const struct candidate *c = &s->cand;
-	bool pressed = s->decision.no_progress_loops >= CANDIDATE_ARM_LOOPS;
-
-	if (!pressed && !scope_near_limit(s))
-		/* Kept through a progress round in the middle of pressure; dropped once stale. */
-		return c->pidfd >= 0 && now - c->time_usec > CANDIDATE_MAX_AGE_USEC ? ARM_DROP
-										  : ARM_KEEP;
-	if (c->pidfd >= 0 && now - c->time_usec < CANDIDATE_REFRESH_USEC)
-		return ARM_KEEP;
-	return ARM_CHOOSE;
-}
-
-bool listing_known_only(const struct scope *s)
-{
-	return s->kind == SCOPE_MACHINE &&
-	       (s->decision.no_progress_loops > 0 ||
-		(s->sample.interval_usec && s->sample.stall_usec * 10 > s->sample.interval_usec));
-}
-
-void arm_scope(struct daemon *d, struct scope *s, uint64_t now)
-{
-	const struct candidate *c = &s->cand;
-	char comm[ESCAPED_COMM_LEN];
-	bool pressed = s->decision.no_progress_loops >= CANDIDATE_ARM_LOOPS;
-	uint64_t t0;
-	int r;
-
-	switch (arm_decide(s, now)) {
-	case ARM_KEEP:
-		return;
-	case ARM_DROP:
-		candidate_drop(s);
-		return;
-	case ARM_CHOOSE:
-		break;
-	}
-	t0 = now_usec();
-	r = daemon_arm(d, s, now);
-	if (r < 0) {
-		log_msg(LOG_PRIO_DEBUG, "cannot arm scope=%s: %s", s->name, sys_errno_name(r));
-		return;
-	}
-	escape_comm(c->task.comm, comm, sizeof(comm));
-	log_msg(pressed ? LOG_PRIO_INFO : LOG_PRIO_DEBUG,
-		"armed scope=%s pid=%d comm=%s rss_kib=%llu badness=%ld loops=%d tasks=%zu "
-		"new_left_out=%zu not_kept=%zu listing_usec=%llu",
-		s->name, c->task.pid, comm,
-		(unsigned long long)pages_to_kib(c->task.rss_pages, s->page_shift), c->points,
-		s->decision.no_progress_loops, d->tasks.nr, d->tasks.skipped_new, d->tasks.not_kept,
-		(unsigned long long)(now_usec() - t0));
-	log_listing_limits(d, s);
-}
-
-static const char *result_name(enum reap_result r)
-{
-	return r == REAP_RELEASED ? "released" : r == REAP_EXITED ? "exited" : "skipped";
-}
-
-void daemon_handle_reports(struct daemon *d)
-{
-	struct reap_report rep;
-	char comm[ESCAPED_COMM_LEN];
-
-	while (reaper_read_report(&d->reaper, &rep) == 1) {
-		struct scope *s = rep.scope;
-
-		/* The report of this kill: a late one of an earlier kill leaves a later kill's
-		 * pending (the memory it freed still counts, below). */
-		if (s && rep.kill_usec == s->kill_pending_usec)
-			s->kill_pending = false;
-		/* Not reaped in time: its memory may still be charged to its unit, which must not
-		 * be judged against it. */
-		if (s && rep.result == REAP_SKIPPED)
-			s->last_unit_kill.ino = 0;
-		victim_set_state(&d->victims, rep.pid,
-				 rep.result == REAP_SKIPPED ? VICTIM_SKIPPED : VICTIM_DONE);
-		if (s && (rep.result != REAP_SKIPPED || rep.freed_bytes))
-			scope_oom_progress(s);
-		escape_comm(rep.comm, comm, sizeof(comm));
-		log_msg(rep.result == REAP_SKIPPED ? LOG_PRIO_WARNING : LOG_PRIO_NOTICE,
-			"reap scope=%s pid=%d comm=%s result=%s tries=%d callers=%d rss_kib=%llu "
-			"rss_after_kib=%llu freed_kib=%llu detect_to_kill_usec=%llu "
-			"kill_to_freed_usec=%llu%s%s",
-			s ? s->name : "?", rep.pid, comm, result_name(rep.result), rep.tries,
-			rep.callers, (unsigned long long)rep.rss_kib,
-			(unsigned long long)rep.rss_after_kib,
-			(unsigned long long)(rep.freed_bytes / 1024),
-			(unsigned long long)(rep.kill_usec - rep.detect_usec),
-			(unsigned long long)rep.kill_to_freed_usec, rep.err ? " last_error=" : "",
-			rep.err ? sys_errno_name(rep.err) : "");
-		report_killed(d, &rep);
-	}
-}
-

@@ -75,6 +75,16 @@ void arm_scope(struct daemon *d, struct scope *s, uint64_t now);
  */
 int daemon_arm(struct daemon *d, struct scope *s, uint64_t now_usec);
 
+/*
+ * kill_open_confirmed() - a pidfd on @victim, confirmed to be the process that was listed and
+ * still in @s's group. Return: the pidfd, -ESRCH when it exited, -ESTALE when its pid now names
+ * another process, -EXDEV when it left the scope, -errno.
+ */
+int kill_open_confirmed(struct daemon *d, const struct scope *s, const struct oom_task *victim);
+
+/* log_listing_limits() - what the last listing of @s could not take in, said each time. */
+void log_listing_limits(const struct daemon *d, const struct scope *s);
+
 /* candidate_drop() - close @s's candidate's pidfd, if one is held. */
 void candidate_drop(struct scope *s);
 

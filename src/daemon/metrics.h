@@ -35,13 +35,16 @@ struct metrics_hist {
  * @no_progress_rounds:  reclaim rounds without progress
  * @verdicts:            OOM verdicts acted on
  * @kills:               victims killed (SIGKILL sent)
+ * @reaped_dying:        victims chosen while dying already by another's kill: reaped, not
+ *                       signalled (not in @kills)
  * @freed_bytes:         memory the kills freed, as the reaper measured it
  * @loops:               no_progress_loops now
  * @free_bytes, @reclaimable_bytes, @min_bytes: the preferred zone's, now
  * @limit_bytes, @usage_bytes: the scope's
  */
 struct scope_metrics {
-	uint64_t rounds, reclaim_rounds, no_progress_rounds, verdicts, kills, freed_bytes;
+	uint64_t rounds, reclaim_rounds, no_progress_rounds, verdicts, kills, reaped_dying;
+	uint64_t freed_bytes;
 	struct metrics_hist detect_to_kill, kill_to_freed;
 	int64_t loops;
 	uint64_t free_bytes, reclaimable_bytes, min_bytes, limit_bytes, usage_bytes;

@@ -329,6 +329,7 @@ void reap_one(const struct reap_request *req, bool reap, struct reap_callers *ca
 	rep.rss_kib = req->rss_kib;
 	rep.detect_usec = req->detect_usec;
 	rep.kill_usec = req->kill_usec;
+	rep.dying = req->dying;
 	rep.result = REAP_SKIPPED;
 	reap_tries(req, callers, call, deadline_usec, &rep);
 	rep.kill_to_freed_usec = now_usec() - req->kill_usec;

@@ -102,6 +102,7 @@ struct reap_request {
 	uint64_t rss_kib;
 	uint64_t usage_before_bytes;
 	uint64_t detect_usec, kill_usec;
+	bool dying; /* not killed by oomguard: dying already when chosen (kill.c, adopt_dying) */
 };
 
 /*
@@ -113,6 +114,7 @@ struct reap_request {
  *                       not back by the deadline (its callers were left in the kernel)
  * @callers:             threads that made the last process_mrelease try together (0 if none
  *                       was made: reaping off, or every caller lost)
+ * @kill_usec:           the SIGKILL, or for a victim @dying already, when it was taken
  */
 struct reap_report {
 	int pid;
@@ -125,6 +127,7 @@ struct reap_report {
 	uint64_t rss_kib, rss_after_kib;
 	uint64_t freed_bytes;
 	uint64_t detect_usec, kill_usec, kill_to_freed_usec;
+	bool dying; /* the request's */
 };
 
 /*

@@ -49,7 +49,8 @@ void report_killed(struct daemon *d, const struct reap_report *rep)
 		if (rep->result != REAP_SKIPPED)
 			metrics_observe(&s->metrics.kill_to_freed, rep->kill_to_freed_usec);
 	}
-	if (d->helper.to_fd < 0)
+	/* Not oomguard's kill: no hook, no announcement of one (its log line says what it was). */
+	if (d->helper.to_fd < 0 || rep->dying)
 		return;
 	memset(&m, 0, sizeof(m));
 	m.type = HELPER_KILLED;

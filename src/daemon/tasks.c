@@ -106,6 +106,8 @@ static void task_add_status(struct oom_task *t, const struct pid_status *ss,
 		t->flags |= OOM_TASK_KTHREAD;
 	if (!ss->has_vm)
 		t->flags |= OOM_TASK_NO_MM;
+	if (ss->sigkill_pending)
+		t->flags |= OOM_TASK_DYING;
 }
 
 static void task_from_stat(struct oom_task *t, int pid, const struct pid_stat *st)
@@ -119,6 +121,8 @@ static void task_from_stat(struct oom_task *t, int pid, const struct pid_stat *s
 		t->flags |= OOM_TASK_KTHREAD;
 	if (st->state == 'Z' || st->state == 'X')
 		t->flags |= OOM_TASK_NO_MM;
+	if (pid_stat_dying(st))
+		t->flags |= OOM_TASK_DYING;
 }
 
 /* TASKS_FD_SLOTS of them are locked in memory, and TASKS_MAX tasks: the RSS target

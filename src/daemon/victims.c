@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* The victim table: the processes oomguard killed, or whose SIGKILL was refused, by pid and start
- * time, and how long a kill is waited for (tasks.h, kill.h). */
+ * time, how long a kill is waited for (tasks.h, kill.h), and the reaper's reports on them. */
 #include <stdint.h>
 #include <string.h>
 
 #include "daemon/daemon.h"
 #include "daemon/kill.h"
 #include "daemon/log.h"
+#include "daemon/report.h"
 #include "daemon/tasks.h"
+#include "linux/sys.h"
 
 /* The entry of the process, or a new one: one entry per process, so that a refused process later
  * killed is known by its last state. A new entry takes the oldest that is not a victim still on
@@ -117,4 +119,46 @@ void kill_overdue(struct daemon *d, struct scope *s, uint64_t now)
 		s->name, (unsigned long long)(now - s->kill_pending_usec) / 1000);
 	s->kill_pending = false;
 	s->last_unit_kill.ino = 0; /* its memory may be charged still */
+}
+
+static const char *result_name(enum reap_result r)
+{
+	return r == REAP_RELEASED ? "released" : r == REAP_EXITED ? "exited" : "skipped";
+}
+
+void daemon_handle_reports(struct daemon *d)
+{
+	struct reap_report rep;
+	char comm[ESCAPED_COMM_LEN];
+
+	while (reaper_read_report(&d->reaper, &rep) == 1) {
+		struct scope *s = rep.scope;
+
+		/* The report of this kill: a late one of an earlier kill leaves a later kill's
+		 * pending (the memory it freed still counts, below). */
+		if (s && rep.kill_usec == s->kill_pending_usec)
+			s->kill_pending = false;
+		/* Not reaped in time: its memory may still be charged to its unit, which must not
+		 * be judged against it. */
+		if (s && rep.result == REAP_SKIPPED)
+			s->last_unit_kill.ino = 0;
+		victim_set_state(&d->victims, rep.pid,
+				 rep.result == REAP_SKIPPED ? VICTIM_SKIPPED : VICTIM_DONE);
+		if (s && (rep.result != REAP_SKIPPED || rep.freed_bytes))
+			scope_oom_progress(s);
+		escape_comm(rep.comm, comm, sizeof(comm));
+		log_msg(rep.result == REAP_SKIPPED ? LOG_PRIO_WARNING : LOG_PRIO_NOTICE,
+			"reap scope=%s pid=%d comm=%s result=%s tries=%d callers=%d rss_kib=%llu "
+			"rss_after_kib=%llu freed_kib=%llu detect_to_kill_usec=%llu "
+			"kill_to_freed_usec=%llu%s%s%s",
+			s ? s->name : "?", rep.pid, comm, result_name(rep.result), rep.tries,
+			rep.callers, (unsigned long long)rep.rss_kib,
+			(unsigned long long)rep.rss_after_kib,
+			(unsigned long long)(rep.freed_bytes / 1024),
+			(unsigned long long)(rep.kill_usec - rep.detect_usec),
+			(unsigned long long)rep.kill_to_freed_usec, rep.err ? " last_error=" : "",
+			rep.err ? sys_errno_name(rep.err) : "",
+			rep.dying ? " dying_already=1" : "");
+		report_killed(d, &rep);
+	}
 }

@@ -3,6 +3,7 @@
  * sys_read_file() into a caller's scratch buffer, then the parser. No allocation anywhere. */
 #include "linux/procfs.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -272,6 +273,10 @@ int parse_pid_stat_buf(const char *buf, struct pid_stat *ret_stat)
 			if (s < 0 || s > UINT32_MAX)
 				return -EINVAL;
 			st.flags = (unsigned int)s;
+		} else if (field == 20) {
+			if (s < 0 || s > INT32_MAX)
+				return -EINVAL;
+			st.num_threads = (int)s;
 		} else if (field == 22) {
 			if (s < 0)
 				return -EINVAL;
@@ -280,8 +285,26 @@ int parse_pid_stat_buf(const char *buf, struct pid_stat *ret_stat)
 			st.rss_pages = s < 0 ? 0 : (uint64_t)s; /* get_mm_rss() is signed */
 		}
 	}
+	/* Fields 25 .. 31, unsigned (rsslim is often 2^64 - 1), to the pending signals: optional,
+	 * a line cut after the rss is whole for what came before. */
+	for (int field = 25; field <= 31 && !at_line_end(p); field++) {
+		if (parse_u64(&p, &u) < 0 || (*p != ' ' && !at_line_end(p)))
+			return -EINVAL;
+		if (field == 31)
+			st.signal = u;
+	}
 	*ret_stat = st;
 	return 0;
+}
+
+bool pid_stat_dying(const struct pid_stat *st)
+{
+	if (st->state == 'Z' || st->state == 'X')
+		return false;
+	if (st->signal & SIGKILL_PENDING_BIT)
+		return true;
+	return (st->flags & PF_EXITING_FLAG) &&
+	       ((st->flags & PF_SIGNALED_FLAG) || st->num_threads == 1);
 }
 
 /* Each key once (a repeat is rejected); sizes in KiB: a wrapped one reads as 0. */
@@ -302,14 +325,44 @@ static const struct kv_field status_fields[] = {
 #undef ST
 
 /*
- * Return: 0 or -EINVAL (also for a repeated key or a Kthread other than 0/1). A kernel thread
- * has no Vm* lines: has_vm false, counts 0.
+ * A signal mask line of /proc/PID/status ("SigPnd:\t0000000000000100"): hex digits, the low 64
+ * bits kept (an architecture with 128 signals prints 32 digits). Return: 1 and *@ret_mask when
+ * the line is there, 0 when it is not, -EINVAL when it is malformed or repeated.
+ */
+static int status_mask(const char *buf, const char *key, uint64_t *ret_mask)
+{
+	size_t len = strlen(key);
+	int found = 0;
+
+	for (const char *line = buf; line && *line; line = next_line(line)) {
+		const char *p;
+		uint64_t v = 0;
+		int digits = 0;
+
+		if (strncmp(line, key, len) || line[len] != ':')
+			continue;
+		if (found++)
+			return -EINVAL;
+		for (p = skip_blanks(line + len + 1); isxdigit((unsigned char)*p); p++, digits++)
+			v = v << 4 |
+			    (uint64_t)(isdigit((unsigned char)*p) ? *p - '0'
+								  : (*p | 0x20) - 'a' + 10);
+		if (!digits || !at_line_end(p))
+			return -EINVAL;
+		*ret_mask = v;
+	}
+	return found;
+}
+
+/*
+ * Return: 0 or -EINVAL (also for a repeated key, a Kthread other than 0/1 or a malformed signal
+ * mask). A kernel thread has no Vm* lines: has_vm false, counts 0.
  */
 int parse_pid_status_buf(const char *buf, struct pid_status *ret_status)
 {
 	struct pid_status_values v;
 	struct pid_status st;
-	uint64_t seen;
+	uint64_t seen, pnd = 0, shd = 0;
 	int n;
 
 	if (strncmp(buf, "Name:", 5))
@@ -319,7 +372,10 @@ int parse_pid_status_buf(const char *buf, struct pid_status *ret_status)
 		return n == -ERANGE ? -EINVAL : n;
 	if (v.kthread > 1)
 		return -EINVAL;
+	if (status_mask(buf, "SigPnd", &pnd) < 0 || status_mask(buf, "ShdPnd", &shd) < 0)
+		return -EINVAL;
 	memset(&st, 0, sizeof(st));
+	st.sigkill_pending = (pnd | shd) & SIGKILL_PENDING_BIT;
 	st.rss_kib = meminfo_size(v.rss_kib);
 	st.anon_kib = meminfo_size(v.anon_kib);
 	st.swap_kib = meminfo_size(v.swap_kib);

@@ -59,7 +59,12 @@ struct psi_stats {
 	bool has_full;
 };
 
-#define PF_KTHREAD_FLAG 0x00200000u
+#define PF_KTHREAD_FLAG  0x00200000u
+#define PF_EXITING_FLAG  0x00000004u /* the leader is in do_exit() */
+#define PF_SIGNALED_FLAG 0x00000400u /* ... because a signal killed it: the whole group exits */
+
+/* The bit of SIGKILL in /proc/PID/status's SigPnd and ShdPnd masks (signal N is bit N - 1). */
+#define SIGKILL_PENDING_BIT (1ull << 8)
 
 /* struct pid_stat - /proc/PID/stat: the fields a kill decision needs. */
 struct pid_stat {
@@ -68,8 +73,10 @@ struct pid_stat {
 	char state;
 	int ppid;
 	unsigned int flags;
+	int num_threads;               /* field 20 */
 	unsigned long long start_time; /* clock ticks since boot */
 	uint64_t rss_pages;
+	uint64_t signal; /* field 31: the leader's own pending signals (a fatal one is put there) */
 };
 
 /* struct pid_status - /proc/PID/status memory lines, in KiB (0 when absent: kernel threads). */
@@ -80,6 +87,9 @@ struct pid_status {
 	uint64_t pte_kib;
 	bool has_vm; /* VmRSS present: the task has an mm */
 	int kthread; /* "Kthread:" line (6.x): 0/1, -1 when absent */
+	/* SIGKILL in SigPnd (the leader's own) or ShdPnd (the group's): the process is dying, by
+	 * whoever's hand, and has not yet taken the signal (it may be frozen or in D state). */
+	bool sigkill_pending;
 };
 
 int parse_vmstat_buf(const char *buf, struct proc_vmstat *ret_vmstat);
@@ -106,6 +116,11 @@ struct cpu_ticks {
  */
 int parse_cpu_ticks_buf(const char *buf, struct cpu_ticks *ret_ticks);
 int parse_pid_stat_buf(const char *buf, struct pid_stat *ret_stat);
+/* pid_stat_dying() - the process is dying as a whole, not yet a zombie: a SIGKILL is pending
+ * (the kernel puts a fatal signal in each thread's own set, field 31), or its leader is in
+ * do_exit() because a signal killed it, or has no other thread (a leader that leaves by
+ * pthread_exit() alone is not the process dying). */
+bool pid_stat_dying(const struct pid_stat *st);
 int parse_pid_status_buf(const char *buf, struct pid_status *ret_status);
 /* parse_pid_status_uid_buf() - the real uid of /proc/PID/status (the first of Uid:'s four).
  * Return: 0, -ENOENT without a Uid: line, -EINVAL when malformed. */

@@ -12,6 +12,11 @@
  *   5. On equal badness, the one with more memory to free (rss + swap).
  *   6. Then the newer one (later start time): it has done the least work.
  *   7. Then the higher pid: a deterministic key, never the order tasks were listed in.
+ *   8. A victim so chosen that is dying already (a SIGKILL pending, or exiting, by another's
+ *      hand: the kernel's OOM killer, a user) is not killed again but reaped, and waited for
+ *      by rule 2 from then on, as oom_kill_process() marks and reaps a victim that is already
+ *      exiting. It stays a candidate like any other: one that ranks lower is not waited for
+ *      (4.3 waited for any exiting task, and a stream of exiting processes held its kills).
  */
 #include "policy/badness.h"
 
@@ -93,5 +98,5 @@ enum oom_select_result select_bad_process(const struct oom_task *tasks, size_t n
 		return OOM_SELECT_NONE;
 	*ret_index = chosen;
 	*ret_points = chosen_points;
-	return OOM_SELECT_VICTIM;
+	return tasks[chosen].flags & OOM_TASK_DYING ? OOM_SELECT_DYING : OOM_SELECT_VICTIM; /* 8. */
 }

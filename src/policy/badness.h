@@ -23,6 +23,7 @@
 #define OOM_TASK_VICTIM 0x40u    /* already killed and not yet skipped: wait for it */
 #define OOM_TASK_PREFER 0x80u    /* the administrator prefers it as a victim */
 #define OOM_TASK_AVOID 0x100u    /* the administrator avoids it as a victim */
+#define OOM_TASK_DYING     0x200u /* SIGKILL pending or exiting, by another's hand: reap, not kill */
 
 /*
  * struct oom_task - one candidate, as read once before the decision.
@@ -61,7 +62,9 @@ long oom_badness(const struct oom_task *t, unsigned long totalpages);
 enum oom_select_result {
 	OOM_SELECT_NONE,   /* no killable task */
 	OOM_SELECT_VICTIM, /* *ret_index is the victim */
-	OOM_SELECT_WAIT    /* an earlier victim is still exiting: kill nothing, wait for it */
+	OOM_SELECT_WAIT,   /* an earlier victim is still exiting: kill nothing, wait for it */
+	OOM_SELECT_DYING   /* *ret_index is the victim, and it is dying already: reap it, signal
+			    * nothing (oom_kill_process() on a victim that task_will_free_mem()) */
 };
 
 /*

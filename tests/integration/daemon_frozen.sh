@@ -4,6 +4,8 @@
 # the memory cgroup (oom_kill_disable=1). With reaping on, the reaper frees its memory while it
 # is still frozen (RSS near 0 within 1 s) and the freed amount is logged; with reaping off
 # (--no-reap) the memory stays until the victim is thawed, and the victim is marked skipped.
+# Killed by another (the test's own SIGKILL, as the kernel's OOM killer or a user would) while
+# frozen, the eater is dying already when chosen: reaped, never signalled again, no kill counted.
 set -u
 cd "$(dirname "$0")/../.."
 CG_TAG=frozen . tests/lib/cgroup.sh
@@ -13,7 +15,7 @@ og_require_tools mem_eater || exit 77
 
 rss_kib() { awk '$1 == "VmRSS:" {print $2}' "/proc/$1/status" 2>/dev/null || echo 0; }
 
-# run_case MODE: MODE is "reap" or "noreap". Prints the victim's RSS 1 s after the kill.
+# run_case MODE: MODE is "reap", "noreap" or "dying". Prints the victim's RSS 1 s after the kill.
 run_case() {
 	local mode=$1 tmp cg dir victim filler rss=-1 state args=()
 	tmp=$(mktemp -d)
@@ -23,13 +25,16 @@ run_case() {
 	wait_grep 20 '^ready' "$tmp/victim" "$victim" || { echo "victim not ready"; return 1; }
 	cg_freeze "$cg"
 	[ "$mode" = noreap ] && args=(--no-reap)
+	[ "$mode" = dying ] && kill -KILL "$victim" # stays frozen, SIGKILL pending, memory held
 	og_start "$tmp/log" --cgroup "$dir" "${args[@]}" || return 1
 	# The filler joins the memory group only (not the freezer group) and fills it.
 	(echo "$BASHPID" >"$dir/cgroup.procs" && exec "$OG_TOOLS/mem_eater" -s 8M -i 20 400M) \
 		>"$tmp/filler" 2>&1 &
 	filler=$!
-	wait_grep 5 " kill scope=.* pid=$victim " "$tmp/log" ||
-		{ echo "$mode: victim never killed"; cat "$tmp/log"; return 1; }
+	local chose=kill
+	[ "$mode" = dying ] && chose=adopt
+	wait_grep 5 " $chose scope=.* pid=$victim " "$tmp/log" ||
+		{ echo "$mode: victim never chosen ($chose)"; cat "$tmp/log"; return 1; }
 	sleep 1
 	rss=$(rss_kib "$victim")
 	state=$(cat "$(cg_path "$cg" freezer)/freezer.state")
@@ -44,6 +49,14 @@ run_case() {
 		grep -q " reap scope=.* pid=$victim .*result=released.* freed_kib=[0-9]\{6,\}" "$tmp/log" ||
 			{ echo "FAIL: no released reap with >= 100000 KiB freed"; cat "$tmp/log"; return 1; }
 		;;
+	dying)
+		[ "${rss:-0}" -lt 10240 ] || { echo "FAIL: dying victim still has $rss KiB"; return 1; }
+		[ "$state" = FROZEN ] || { echo "FAIL: victim not frozen when measured ($state)"; return 1; }
+		grep -q " reap scope=.* pid=$victim .*result=released.* freed_kib=[0-9]\{6,\}" "$tmp/log" ||
+			{ echo "FAIL: no released reap with >= 100000 KiB freed"; cat "$tmp/log"; return 1; }
+		! grep -q " kill scope=" "$tmp/log" ||
+			{ echo "FAIL: a dying victim was killed again, or another besides"; cat "$tmp/log"; return 1; }
+		;;
 	noreap)
 		[ "${rss:-0}" -gt 900000 ] || { echo "FAIL: unreaped victim lost its memory ($rss)"; return 1; }
 		grep -q " reap scope=.* pid=$victim .*result=skipped" "$tmp/log" ||
@@ -57,3 +70,4 @@ run_case() {
 
 run_case reap || exit 1
 run_case noreap || exit 1
+run_case dying || exit 1

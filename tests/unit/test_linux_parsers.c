@@ -540,6 +540,10 @@ static void test_repeated_keys(void **state)
 	    {p_oomctl, OOMCTL "under_oom 1\n", -EINVAL},
 	    {p_status, STATUS "VmRSS:\t    2268 kB\n", -EINVAL},
 	    {p_status, STATUS "Kthread:\t0\nKthread:\t1\n", -EINVAL},
+	    {p_status, STATUS "SigPnd:\t0\nSigPnd:\t0\n", -EINVAL},
+	    {p_status, STATUS "ShdPnd:\t\n", -EINVAL},
+	    {p_status, STATUS "SigPnd:\t00000g00\n", -EINVAL},
+	    {p_status, STATUS "ShdPnd:\t0000000000000100 1\n", -EINVAL},
 	    {p_psi, PSI_SOME PSI_SOME, -EINVAL},
 	    {p_zone, ZHDR ZBODY "        min      11\n" ZPROT, -EINVAL},
 	    {p_zone, ZHDR ZBODY ZPROT ZPROT, -EINVAL},
@@ -902,6 +906,74 @@ static void test_pid_status_has_vm(void **state)
 	}
 }
 
+/* A SIGKILL pending for the leader (SigPnd) or the group (ShdPnd), and nothing else, makes a
+ * process dying; so do a leader in do_exit() because a signal killed it, or alone. */
+static void test_pid_dying(void **state)
+{
+	static const struct {
+		const char *buf;
+		bool dying;
+	} cases[] = {
+	    {"Name:\tx\nSigPnd:\t0000000000000100\nShdPnd:\t0000000000000000\n", true},
+	    {"Name:\tx\nSigPnd:\t0000000000000000\nShdPnd:\t0000000000000100\n", true},
+	    {"Name:\tx\nSigPnd:\t0000000000004100\n", true},
+	    {"Name:\tx\nSigPnd:\t00000000000000000000000000000100\n", true}, /* 128 signals */
+	    {"Name:\tx\nSigPnd:\t00000000000000000000000000000000\n", false},
+	    {"Name:\tx\nSigPnd:\t0000000000004000\nShdPnd:\t0000000000000080\n", false},
+	    {"Name:\tx\nSigPnd:\t00000000000001FF\n", true},
+	    {"Name:\tx\nSigPndX:\t0000000000000100\n", false}, /* another key */
+	    {"Name:\tx\n", false},                             /* no masks at all */
+	};
+	struct pid_status ss;
+	struct pid_stat st;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		assert_int_equal(parse_pid_status_buf(cases[i].buf, &ss), 0);
+		if (ss.sigkill_pending != cases[i].dying)
+			fail_msg("case %zu: sigkill_pending %d", i, ss.sigkill_pending);
+	}
+	assert_int_equal(read_pid_status(FIX "k6.18", 1234, buf, sizeof(buf), &ss), 0);
+	assert_false(ss.sigkill_pending);
+	/* field 9 flags (PF_EXITING 0x4, PF_SIGNALED 0x400), field 20 threads */
+	memset(&st, 0, sizeof(st));
+	st.state = 'R';
+	st.num_threads = 1;
+	assert_false(pid_stat_dying(&st));
+	st.flags = PF_EXITING_FLAG;
+	assert_true(pid_stat_dying(&st));
+	st.num_threads = 4; /* the leader leaving alone by pthread_exit() */
+	assert_false(pid_stat_dying(&st));
+	st.flags |= PF_SIGNALED_FLAG;
+	assert_true(pid_stat_dying(&st));
+	st.state = 'Z'; /* a zombie has no memory to reap: not dying, gone */
+	assert_false(pid_stat_dying(&st));
+	assert_int_equal(
+	    parse_pid_stat_buf("5 (x) R 1 1 1 0 -1 4194308 0 0 0 0 0 0 0 0 20 0 3 0 77 0 9", &st),
+	    0);
+	assert_int_equal(st.num_threads, 3);
+	assert_int_equal(st.flags, 4194308);
+	assert_false(pid_stat_dying(&st)); /* exiting, not by a signal, with 3 threads */
+	assert_int_equal(st.signal, 0);
+	/* field 31, the leader's pending signals: SIGKILL (256) however it runs (frozen here) */
+	assert_int_equal(
+	    parse_pid_stat_buf("5 (x) D 1 1 1 0 -1 4194304 0 0 0 0 0 0 0 0 20 0 1 0 77 "
+			       "0 9 18446744073709551615 1 1 0 0 0 16640\n",
+			       &st),
+	    0);
+	assert_int_equal(st.signal, 16640);
+	assert_true(pid_stat_dying(&st));
+	st.signal = 16384; /* SIGTERM alone */
+	assert_false(pid_stat_dying(&st));
+	assert_int_equal(parse_pid_stat_buf("5 (x) D 1 1 1 0 -1 0 0 0 0 0 0 0 0 0 20 0 1 0 77 0 9 "
+					    "18446744073709551615 1 1 0 0 0 2x56\n",
+					    &st),
+			 -EINVAL);
+	assert_int_equal(read_pid_stat(FIX "k6.18", 1234, buf, sizeof(buf), &st), 0);
+	assert_int_equal(st.signal, 0);
+	assert_false(pid_stat_dying(&st));
+}
+
 /* /proc/PID/cgroup: "ID:controllers:path" with both colons on the line itself. */
 static void test_pid_cgroup_lines(void **state)
 {
@@ -960,15 +1032,26 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_max_readahead),
-	    cmocka_unit_test(test_zoneinfo_618),         cmocka_unit_test(test_zoneinfo_44),
-	    cmocka_unit_test(test_zoneinfo_small_array), cmocka_unit_test(test_vmstat), cmocka_unit_test(test_group_reads),
-	    cmocka_unit_test(test_meminfo_psi),          cmocka_unit_test(test_pid_files),
-	    cmocka_unit_test(test_cgroup_files),         cmocka_unit_test(test_malformed),
-	    cmocka_unit_test(test_repeated_keys),        cmocka_unit_test(test_trailing_garbage),
-	    cmocka_unit_test(test_wrapped_values),       cmocka_unit_test(test_meminfo_consistent),
-	    cmocka_unit_test(test_vmstat_per_zone_keys), cmocka_unit_test(test_zoneinfo_large_host),
-	    cmocka_unit_test(test_mountinfo_odd_hosts),  cmocka_unit_test(test_pid_cgroup_lines),
-	    cmocka_unit_test(test_pid_status_has_vm),   cmocka_unit_test(test_cpu_ticks),
+	    cmocka_unit_test(test_zoneinfo_618),
+	    cmocka_unit_test(test_zoneinfo_44),
+	    cmocka_unit_test(test_zoneinfo_small_array),
+	    cmocka_unit_test(test_vmstat),
+	    cmocka_unit_test(test_group_reads),
+	    cmocka_unit_test(test_meminfo_psi),
+	    cmocka_unit_test(test_pid_files),
+	    cmocka_unit_test(test_cgroup_files),
+	    cmocka_unit_test(test_malformed),
+	    cmocka_unit_test(test_repeated_keys),
+	    cmocka_unit_test(test_trailing_garbage),
+	    cmocka_unit_test(test_wrapped_values),
+	    cmocka_unit_test(test_meminfo_consistent),
+	    cmocka_unit_test(test_vmstat_per_zone_keys),
+	    cmocka_unit_test(test_zoneinfo_large_host),
+	    cmocka_unit_test(test_mountinfo_odd_hosts),
+	    cmocka_unit_test(test_pid_cgroup_lines),
+	    cmocka_unit_test(test_pid_status_has_vm),
+	    cmocka_unit_test(test_pid_dying),
+	    cmocka_unit_test(test_cpu_ticks),
 	    cmocka_unit_test(test_cgroup_cpu_usage),
 	};
 

@@ -70,7 +70,7 @@ struct select_case {
 	int expect_pid;
 };
 
-static struct select_case select_cases[16];
+static struct select_case select_cases[24];
 static size_t nr_select_cases;
 
 static void add_case(const char *name, enum oom_select_result expect, int expect_pid, size_t nr,
@@ -144,6 +144,26 @@ static void build_cases(void)
 	add_case("avoid last", OOM_SELECT_VICTIM, 2, 2, t);
 	t[0] = task(1, 90000, 0, OOM_TASK_AVOID);
 	add_case("avoid still killable", OOM_SELECT_VICTIM, 1, 1, t);
+	/* 8. the chosen victim dying by another's hand: reaped, not killed */
+	t[0] = task(1, 9000, 0, OOM_TASK_DYING);
+	t[1] = task(2, 900, 0, 0);
+	add_case("chosen dying: reap it", OOM_SELECT_DYING, 1, 2, t);
+	/* ... a dying task that ranks lower holds nothing up (4.3's wait for any exiting task) */
+	t[0] = task(1, 90, 0, OOM_TASK_DYING);
+	t[1] = task(2, 900, 0, 0);
+	add_case("lower dying: kill the larger", OOM_SELECT_VICTIM, 2, 2, t);
+	/* ... rule 2 comes first: oomguard's own victim, dying by its SIGKILL, is waited for */
+	t[0] = task(1, 9000, 0, OOM_TASK_VICTIM | OOM_TASK_DYING);
+	t[1] = task(2, 900, 0, 0);
+	add_case("own victim dying: wait", OOM_SELECT_WAIT, 0, 2, t);
+	/* ... and once reaped (skipped) it is no candidate at all */
+	t[0] = task(1, 9000, 0, OOM_TASK_DYING | OOM_TASK_SKIP);
+	t[1] = task(2, 900, 0, 0);
+	add_case("dying, reaped: the next", OOM_SELECT_VICTIM, 2, 2, t);
+	/* ... nor is a dying task an administrator protects */
+	t[0] = task(1, 9000, 0, OOM_TASK_DYING | OOM_TASK_PROTECTED);
+	t[1] = task(2, 900, 0, 0);
+	add_case("dying, protected: the next", OOM_SELECT_VICTIM, 2, 2, t);
 	/* negative badness is still a victim when it is the only one */
 	t[0] = task(1, 10, -900, 0);
 	add_case("negative badness", OOM_SELECT_VICTIM, 1, 1, t);
@@ -168,10 +188,12 @@ static void test_select_case(void **state)
 		r = select_bad_process(list, c->nr, TOTAL, &idx, &points);
 		if (r != c->expect)
 			fail_msg("%s (listing %zu): result %d, want %d", c->name, perm, r, c->expect);
-		if (r == OOM_SELECT_VICTIM && list[idx].pid != c->expect_pid)
+		if ((r == OOM_SELECT_VICTIM || r == OOM_SELECT_DYING) &&
+		    list[idx].pid != c->expect_pid)
 			fail_msg("%s (listing %zu): chose pid %d, want %d", c->name, perm,
 				 list[idx].pid, c->expect_pid);
-		if (r == OOM_SELECT_VICTIM && points != oom_badness(&list[idx], TOTAL))
+		if ((r == OOM_SELECT_VICTIM || r == OOM_SELECT_DYING) &&
+		    points != oom_badness(&list[idx], TOTAL))
 			fail_msg("%s: points %ld differ from oom_badness", c->name, points);
 	}
 }
@@ -182,7 +204,7 @@ int main(void)
 		cmocka_unit_test(test_badness_arithmetic),
 		cmocka_unit_test(test_unkillable_flags),
 	};
-	struct CMUnitTest tests[16 + 2];
+	struct CMUnitTest tests[24 + 2];
 	size_t n = 0;
 
 	build_cases();

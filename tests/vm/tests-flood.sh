@@ -102,10 +102,15 @@ flood_run() {
 		og_cpu_cs=$(awk '{ sub(/.*\) /, ""); print $12 + $13 }' "/proc/$og_pid/stat" 2>/dev/null)
 		og_stop
 		[ $og_rc = 0 ] || flood_why="$flood_why oomguard stopped with status $og_rc on SIGTERM;"
+		og_kills=$(grep -c ': kill scope=' "$OG_LOG")
 		info "flood-$label: eaters killed $gone: oomguard $((gone - kernel_eaters)), kernel $kernel_eaters;" \
-			"oomguard's log: $(grep -c ': kill scope=' "$OG_LOG") kills," \
-			"$(grep -c 'resolved before kill' "$OG_LOG") 'resolved before kill';" \
+			"oomguard's log: $og_kills kills, $(grep -c ': adopt scope=' "$OG_LOG") dying victims" \
+			"reaped, $(grep -c 'resolved before kill' "$OG_LOG") 'resolved before kill';" \
 			"its CPU time $(secs "${og_cpu_cs:-0}") s"
+		# A victim the kernel killed and oomguard chose while it was dying is reaped, not
+		# killed again: every eater gone is one kill, oomguard's or the kernel's.
+		twice=$((og_kills + kernel_eaters - gone))
+		[ $twice -le 0 ] || flood_why="$flood_why $twice kills of oomguard's were the kernel's too;"
 		# Its verdicts and kills, with the inputs and latencies they logged.
 		grep -E ': (oom|kill|reap|resolved before kill|victim gone before kill) scope=' "$OG_LOG" |
 			head -n 12 | cut -c1-400 | sed "s/^/INFO flood-$label: log: /"
