@@ -3,6 +3,7 @@
 // reports "ready", then holds the memory until a signal. A workload for tests and the bench.
 #include <getopt.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <sys/mman.h>
 
 #include "tool_util.h"
@@ -14,7 +15,8 @@ static void usage(FILE *out)
 {
 	fprintf(
 	    out,
-	    "usage: mem_eater [-s STEP] [-i MSEC] [-r FD] [-t SEC] [-x] [-z RATIO] [-G PATH] SIZE\n"
+	    "usage: mem_eater [-s STEP] [-i MSEC] [-r FD] [-t SEC] [-x] [-z RATIO] [-G PATH] [-L] "
+	    "SIZE\n"
 	    "  SIZE      memory to take: 64, 64M, 2G, 512K (a bare number is MiB)\n"
 	    "  -s STEP   take it in steps of STEP, sleeping -i MSEC (default 100) between steps\n"
 	    "  -r FD     write one byte to FD once all memory is touched, then close it\n"
@@ -22,8 +24,27 @@ static void usage(FILE *out)
 	    "  -x        exit as soon as the memory is touched\n"
 	    "  -z RATIO  fill each page to compress about RATIO to 1 in zram (default 0: one byte\n"
 	    "            a page, which compresses to almost nothing)\n"
+	    "  -G PATH   wait until PATH exists before taking any memory\n"
+	    "  -L        once ready, the main thread leaves (pthread_exit) and a second one holds\n"
+	    "            the memory: the process lives on with its leader a zombie\n"
 	    "Prints 'ready size_kib=N rss_kib=N pid=N' once the memory is touched; exits 0 on\n"
 	    "SIGTERM, SIGINT or SIGUSR1.\n");
+}
+
+/* The hold: until a signal, or @deadline_usec (0: none). */
+static void hold(uint64_t deadline_usec)
+{
+	while (!tool_stop) {
+		if (deadline_usec && tool_now_usec() >= deadline_usec)
+			break;
+		tool_sleep_msec(deadline_usec ? 100 : 1000);
+	}
+}
+
+static void *hold_thread(void *arg)
+{
+	hold(*(uint64_t *)arg);
+	exit(0); /* the whole process, whose leader is gone */
 }
 
 int main(int argc, char **argv)
@@ -31,13 +52,13 @@ int main(int argc, char **argv)
 	uint64_t size_kib = 0, step_kib = 0;
 	unsigned long interval_msec = 100, hold_sec = 0, ratio = 0;
 	uint64_t rng = tool_fill_seed();
-	int ready_fd = -1, exit_early = 0, opt;
+	int ready_fd = -1, exit_early = 0, leader_leaves = 0, opt;
 	const char *gate = NULL;
 	unsigned char *mem;
 	size_t size_bytes, step_bytes, done = 0;
 	uint64_t deadline_usec = 0;
 
-	while ((opt = getopt(argc, argv, "s:i:r:t:xz:G:h")) != -1) {
+	while ((opt = getopt(argc, argv, "s:i:r:t:xz:G:Lh")) != -1) {
 		switch (opt) {
 		case 's':
 			if (tool_parse_size_kib(optarg, &step_kib) < 0) {
@@ -62,6 +83,9 @@ int main(int argc, char **argv)
 			break;
 		case 'G':
 			gate = optarg;
+			break;
+		case 'L':
+			leader_leaves = 1;
 			break;
 		case 'h':
 			usage(stdout);
@@ -107,10 +131,19 @@ int main(int argc, char **argv)
 		return 0;
 	if (hold_sec)
 		deadline_usec = tool_now_usec() + (uint64_t)hold_sec * 1000000ULL;
-	while (!tool_stop) {
-		if (deadline_usec && tool_now_usec() >= deadline_usec)
-			break;
-		tool_sleep_msec(deadline_usec ? 100 : 1000);
+	if (leader_leaves) {
+		static uint64_t deadline;
+		pthread_t t;
+		int err;
+
+		deadline = deadline_usec;
+		err = pthread_create(&t, NULL, hold_thread, &deadline);
+		if (err) {
+			fprintf(stderr, "mem_eater: pthread_create: %s\n", strerror(err));
+			return 1;
+		}
+		pthread_exit(NULL);
 	}
+	hold(deadline_usec);
 	return 0;
 }

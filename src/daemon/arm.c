@@ -30,7 +30,7 @@ static void candidate_identify(struct daemon *d, const struct scope *s, struct c
 	if (d->helper.to_fd < 0)
 		return;
 	memset(&a, 0, sizeof(a));
-	match_read(s->root, d->tasks.mounts, c->task.pid,
+	match_read(s->root, d->tasks.mounts, task_proc_pid(&c->task),
 		   MATCH_NEED(MATCH_UID) | MATCH_NEED(MATCH_CGROUP), d->scratch, sizeof(d->scratch),
 		   &a);
 	if (a.have & MATCH_NEED(MATCH_UID))
@@ -80,8 +80,8 @@ int daemon_arm(struct daemon *d, struct scope *s, uint64_t now)
 	c->task = *t;
 	c->points = points;
 	c->time_usec = now;
-	unit_find(s, d->tasks.mounts, t->pid, d->self_pid, now, d->scratch, sizeof(d->scratch),
-		  &c->unit);
+	unit_find(s, d->tasks.mounts, task_proc_pid(t), d->self_pid, now, d->scratch,
+		  sizeof(d->scratch), &c->unit);
 	candidate_identify(d, s, c);
 	return 0;
 }

@@ -355,7 +355,8 @@ int kill_open_confirmed(struct daemon *d, const struct scope *s, const struct oo
 		sys->close(pidfd);
 		return r < 0 ? -ESRCH : -ESTALE;
 	}
-	if (unit_in_scope(s, d->tasks.mounts, victim->pid, d->scratch, sizeof(d->scratch)) == 0) {
+	if (unit_in_scope(s, d->tasks.mounts, task_proc_pid(victim), d->scratch,
+			  sizeof(d->scratch)) == 0) {
 		sys->close(pidfd);
 		return -EXDEV;
 	}
@@ -441,7 +442,8 @@ static bool act_armed(struct daemon *d, struct scope *s, uint64_t detect_usec)
 		return false;
 	if (r == 0 && pid_stat_dying(&st)) /* the kernel's OOM killer took it since it was armed */
 		k.dying = true;
-	r = unit_in_scope(s, d->tasks.mounts, c->task.pid, d->scratch, sizeof(d->scratch));
+	r = unit_in_scope(s, d->tasks.mounts, task_proc_pid(&c->task), d->scratch,
+			  sizeof(d->scratch));
 	if (r == 0 || r == -ESRCH || r == -ENOENT)
 		return false;
 	if (recheck_resolved(d, s, &c->task, &k.usage_before))
@@ -489,7 +491,7 @@ void daemon_act(struct daemon *d, struct scope *s, uint64_t detect_usec)
 		break;
 	}
 	log_decision(s, LOG_PRIO_NOTICE, "oom");
-	unit_find(s, d->tasks.mounts, d->tasks.tasks[idx].pid, d->self_pid, now_usec(), d->scratch,
-		  sizeof(d->scratch), &unit);
+	unit_find(s, d->tasks.mounts, task_proc_pid(&d->tasks.tasks[idx]), d->self_pid, now_usec(),
+		  d->scratch, sizeof(d->scratch), &unit);
 	daemon_kill(d, s, &d->tasks.tasks[idx], points, detect_usec, &unit);
 }

@@ -61,7 +61,7 @@ static int rule_flags(struct task_list *tl, const char *root, const struct confi
 		return -EAGAIN;
 	}
 	memcpy(a.comm, t->comm, sizeof(a.comm));
-	r = match_read(root, tl->mounts, t->pid, needs, scratch, size, &a);
+	r = match_read(root, tl->mounts, task_proc_pid(t), needs, scratch, size, &a);
 	if (r < 0)
 		return r;
 	t->flags |= match_flags(c, &a, NULL);
@@ -123,6 +123,26 @@ static void task_from_stat(struct oom_task *t, int pid, const struct pid_stat *s
 		t->flags |= OOM_TASK_NO_MM;
 	if (pid_stat_dying(st))
 		t->flags |= OOM_TASK_DYING;
+}
+
+/*
+ * A leader gone while its other threads run on (@st a zombie's stat, more than one thread): the
+ * process as the first live thread shows it (its memory, flags, pending signals), known by the
+ * leader's pid, name and start time. Return: that thread's id, 0 when none lives (the process
+ * is then without memory, as a zombie is).
+ */
+static int leader_gone(const char *root, int pid, char *scratch, size_t size, struct pid_stat *st)
+{
+	struct pid_stat t;
+	pid_t tid;
+
+	if (read_pid_live_thread(root, pid, scratch, size, &tid, &t) < 0)
+		return 0;
+	st->state = t.state;
+	st->flags = t.flags;
+	st->signal = t.signal;
+	st->rss_pages = t.rss_pages;
+	return (int)tid;
 }
 
 /* TASKS_FD_SLOTS of them are locked in memory, and TASKS_MAX tasks: the RSS target
@@ -300,7 +320,12 @@ static int read_kept_task(struct task_list *tl, const struct scope *s, int pid, 
 	e->gen = tl->gen;
 	e->seen_by = scope_tag(s);
 	if (r == 0) {
+		int tid = 0;
+
+		if ((st.state == 'Z' || st.state == 'X') && st.num_threads > 1)
+			tid = leader_gone(s->root, pid, scratch, size, &st);
 		task_from_stat(ret_task, pid, &st);
+		ret_task->mm_tid = tid;
 		n = read_kept(s->root, pid, "oom_score_adj", &e->adj_fd, scratch, size);
 		r = n < 0 ? (int)n : parse_oom_score_adj_buf(scratch, &ret_task->oom_score_adj);
 	}
@@ -382,6 +407,7 @@ static void add_details(struct task_list *tl, const struct scope *s, char *scrat
 	unsigned long totalpages = scope_totalpages(s);
 	size_t done[TASKS_DETAIL_TOP];
 	size_t nr_done = 0;
+	int r;
 
 	if (!totalpages)
 		totalpages = 1;
@@ -404,7 +430,11 @@ static void add_details(struct task_list *tl, const struct scope *s, char *scrat
 		if (best == tl->nr)
 			break;
 		done[nr_done++] = best;
-		if (read_pid_status(s->root, tl->tasks[best].pid, scratch, size, &ss) == 0)
+		r = tl->tasks[best].mm_tid
+			? read_task_status(s->root, tl->tasks[best].pid, tl->tasks[best].mm_tid,
+					   scratch, size, &ss)
+			: read_pid_status(s->root, tl->tasks[best].pid, scratch, size, &ss);
+		if (r == 0)
 			task_add_status(&tl->tasks[best], &ss, s->page_shift);
 	}
 }

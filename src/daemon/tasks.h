@@ -12,6 +12,13 @@
 #include "daemon/scope.h"
 #include "policy/badness.h"
 
+/* task_proc_pid() - the pid whose /proc files show @t's memory and cgroup: a live thread's when
+ * its leader has exited (the leader's own show neither: read_pid_live_thread()), else its own. */
+static inline int task_proc_pid(const struct oom_task *t)
+{
+	return t->mm_tid ? t->mm_tid : t->pid;
+}
+
 #define TASKS_MAX   4096
 #define VICTIMS_MAX 64
 /* Child cgroups deeper than this below a scope are not walked (bounded work, no recursion

@@ -545,6 +545,52 @@ int read_pid_status(const char *root, pid_t pid, char *buf, size_t size,
 	return n < 0 ? (int)n : parse_pid_status_buf(buf, ret_status);
 }
 
+int read_task_status(const char *root, pid_t pid, pid_t tid, char *buf, size_t size,
+		     struct pid_status *ret_status)
+{
+	char path[64];
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/status", (int)pid, (int)tid);
+	n = sys_read_file(root, path, buf, size);
+	return n < 0 ? (int)n : parse_pid_status_buf(buf, ret_status);
+}
+
+int read_pid_live_thread(const char *root, pid_t pid, char *buf, size_t size, pid_t *ret_tid,
+			 struct pid_stat *ret_stat)
+{
+	char dents[1024], path[64];
+	int fd, r = -ESRCH;
+	long n = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	fd = sys_open_path(root, path, O_RDONLY | O_DIRECTORY);
+	if (fd < 0)
+		return fd;
+	while (r == -ESRCH && (n = sys->getdents64(fd, dents, sizeof(dents))) > 0) {
+		for (long off = 0; off < n && r == -ESRCH;) {
+			struct linux_dirent64 *d = (struct linux_dirent64 *)(void *)(dents + off);
+			const char *p = d->d_name;
+			struct pid_stat st;
+			uint64_t tid;
+
+			off += d->d_reclen;
+			if (parse_u64(&p, &tid) < 0 || *p || tid == (uint64_t)pid ||
+			    tid > INT32_MAX)
+				continue;
+			snprintf(path, sizeof(path), "/proc/%d/task/%d/stat", (int)pid, (int)tid);
+			if (sys_read_file(root, path, buf, size) < 0 ||
+			    parse_pid_stat_buf(buf, &st) < 0 || st.state == 'Z' || st.state == 'X')
+				continue; /* exited since the listing, or exiting: the next one */
+			*ret_tid = (pid_t)tid;
+			*ret_stat = st;
+			r = 0;
+		}
+	}
+	sys->close(fd);
+	return r == 0 || n >= 0 ? r : (int)n;
+}
+
 int read_pid_oom_score_adj(const char *root, pid_t pid, int *ret_adj)
 {
 	char path[64], buf[32];

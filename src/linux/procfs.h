@@ -147,6 +147,18 @@ int read_max_readahead_kb(const char *root, char *buf, size_t size, uint64_t *re
 int read_pid_stat(const char *root, pid_t pid, char *buf, size_t size, struct pid_stat *ret_stat);
 int read_pid_status(const char *root, pid_t pid, char *buf, size_t size,
 		    struct pid_status *ret_status);
+/* read_task_status() - /proc/@pid/task/@tid/status: what one thread shows of the process. */
+int read_task_status(const char *root, pid_t pid, pid_t tid, char *buf, size_t size,
+		     struct pid_status *ret_status);
+/*
+ * read_pid_live_thread() - a process whose leader has exited while its other threads run on
+ * (the main thread left by pthread_exit()) shows a zombie and no memory in its own stat and
+ * status, while the kernel's OOM killer still counts its memory (find_lock_task_mm()); any
+ * live thread shows the process's. Return: 0, the first live thread's id in *@ret_tid and its
+ * stat in *@ret_stat; -ESRCH when no thread lives; -errno.
+ */
+int read_pid_live_thread(const char *root, pid_t pid, char *buf, size_t size, pid_t *ret_tid,
+			 struct pid_stat *ret_stat);
 int read_pid_oom_score_adj(const char *root, pid_t pid, int *ret_adj);
 int read_pid_cgroup(const char *root, pid_t pid, const char *controller, char *buf, size_t size,
 		    char *ret_path, size_t path_size);

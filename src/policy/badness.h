@@ -35,6 +35,8 @@
  * @pgtables_pages:  page-table pages
  * @start_time:      start time in clock ticks since boot (tie-break: newer first)
  * @flags:           OOM_TASK_*
+ * @mm_tid:          a live thread that shows the memory, when the leader has exited and its
+ *                   other threads run on (0: the leader shows it)
  */
 struct oom_task { /* in this order, 64 bytes: the daemon's table holds 4096, locked */
 	int pid;
@@ -45,6 +47,7 @@ struct oom_task { /* in this order, 64 bytes: the daemon's table holds 4096, loc
 	unsigned long pgtables_pages;
 	unsigned long long start_time;
 	unsigned int flags;
+	int mm_tid;
 };
 
 /* The value oom_badness() gives a task that must never be chosen. */

@@ -576,6 +576,75 @@ static void test_kthread_pid_reused(void **state)
 	fixture_remove(root);
 }
 
+/*
+ * A process whose leader left by pthread_exit() while a thread holds its memory: the leader's
+ * stat is a zombie's with no memory, which the listing once took for a process without any (a
+ * 2 GiB hog never a candidate); the live thread's files show the process. A SIGKILL pending in
+ * the thread's own set makes it dying; a leader gone with no live thread has no memory.
+ */
+static void test_leader_gone(void **state)
+{
+	char root[] = "/tmp/oomguard-test-leader-XXXXXX", cmd[600], dir[600];
+	static const char zombie[] =
+	    "4400 (hog) Z 1 4400 4400 0 -1 4227084 0 0 0 0 0 0 0 0 20 0 2 0 900 0 0 "
+	    "18446744073709551615 0 0 0 0 0 0 0 0 0 0 0 0 17 0 0 0 0 0 0 0 0 0 0 0 0 0\n";
+	struct victim_table vt = {0};
+	struct config c;
+	struct scope s;
+	size_t idx = 0;
+	long points = 0;
+
+	(void)state;
+	assert_non_null(mkdtemp(root));
+	snprintf(cmd, sizeof(cmd), "cp -r tests/fixtures/k6.18/proc %s/", root);
+	assert_int_equal(system(cmd), 0);
+	config_defaults(&c);
+	assert_int_equal(scope_init_machine(&s, root, FIXTURE_PAGE_SHIFT, scratch), 0);
+	put(root, 4400, "stat", zombie);
+	put(root, 4400, "oom_score_adj", "0\n");
+	put(root, 4400, "status", "Name:\thog\nState:\tZ (zombie)\nThreads:\t2\n");
+	put(root, 4400, "cgroup", "0::/\n");
+	snprintf(dir, sizeof(dir), "%s/proc/4400/task", root);
+	assert_int_equal(mkdir(dir, 0755), 0);
+	snprintf(dir, sizeof(dir), "%s/proc/4400/task/4400", root);
+	assert_int_equal(mkdir(dir, 0755), 0);
+	snprintf(dir, sizeof(dir), "%s/proc/4400/task/4401", root);
+	assert_int_equal(mkdir(dir, 0755), 0);
+	put(root, 4400, "task/4400/stat", zombie);
+	put(root, 4400, "task/4401/stat",
+	    "4401 (hog) S 1 4400 4400 0 -1 4194368 0 0 0 0 0 0 0 0 20 0 2 0 901 2200000000 "
+	    "524288 18446744073709551615 1 1 0 0 0 0 0 0 0 0 0 0 17 0 0 0 0 0 0 0 0 0 0 0 0 0\n");
+	put(root, 4400, "task/4401/status",
+	    "Name:\thog\nState:\tS (sleeping)\nVmRSS:\t2097152 kB\nVmSwap:\t0 kB\n"
+	    "VmPTE:\t4096 kB\nThreads:\t2\nSigPnd:\t0000000000000000\n");
+	assert_int_equal(tasks_acquire(&tl, &s, &c, &vt, 1, scratch, sizeof(scratch)), 0);
+	assert_int_equal(select_bad_process(tl.tasks, tl.nr, 1u << 22, &idx, &points),
+			 OOM_SELECT_VICTIM);
+	assert_int_equal(tl.tasks[idx].pid, 4400);
+	assert_int_equal(tl.tasks[idx].mm_tid, 4401);
+	assert_int_equal(task_proc_pid(&tl.tasks[idx]), 4401);
+	assert_int_equal(tl.tasks[idx].rss_pages, 524288);
+	assert_int_equal(tl.tasks[idx].pgtables_pages, 1024); /* from the thread's status */
+	assert_int_equal(tl.tasks[idx].start_time, 900);     /* known by the leader */
+	/* The thread has a SIGKILL pending (field 31): the process is dying, reaped if chosen. */
+	put(root, 4400, "task/4401/stat",
+	    "4401 (hog) D 1 4400 4400 0 -1 4194368 0 0 0 0 0 0 0 0 20 0 2 0 901 2200000000 "
+	    "524288 18446744073709551615 1 1 0 0 0 256 0 0 0 0 0 0 17 0 0 0 0 0 0 0 0 0 0 0 0 0\n");
+	assert_int_equal(tasks_acquire(&tl, &s, &c, &vt, 1, scratch, sizeof(scratch)), 0);
+	assert_int_equal(select_bad_process(tl.tasks, tl.nr, 1u << 22, &idx, &points),
+			 OOM_SELECT_DYING);
+	assert_int_equal(tl.tasks[idx].pid, 4400);
+	/* The thread exits too (a zombie now): no memory anywhere, 1234 is the victim. */
+	put(root, 4400, "task/4401/stat", zombie);
+	assert_int_equal(tasks_acquire(&tl, &s, &c, &vt, 1, scratch, sizeof(scratch)), 0);
+	assert_int_equal(select_bad_process(tl.tasks, tl.nr, 1u << 22, &idx, &points),
+			 OOM_SELECT_VICTIM);
+	assert_int_equal(tl.tasks[idx].pid, 1234);
+	tasks_close(&tl);
+	scope_close(&s);
+	fixture_remove(root);
+}
+
 static void test_machine_tasks(void **state)
 {
 	struct victim_table vt;
@@ -697,6 +766,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_machine_tasks),
 	    cmocka_unit_test(test_kthread_pid_reused),
+	    cmocka_unit_test(test_leader_gone),
 	    cmocka_unit_test(test_v1_group_many_tasks),
 	    cmocka_unit_test(test_mountinfo_large_host),
 	    cmocka_unit_test(test_demand),
