@@ -15,7 +15,7 @@ static void usage(FILE *out)
 {
 	fprintf(
 	    out,
-	    "usage: mem_eater [-s STEP] [-i MSEC] [-r FD] [-t SEC] [-x] [-z RATIO] [-G PATH] [-L] "
+	    "usage: mem_eater [-s STEP] [-i MSEC] [-r FD] [-t SEC] [-x] [-z RATIO] [-G PATH] [-L|-V] "
 	    "SIZE\n"
 	    "  SIZE      memory to take: 64, 64M, 2G, 512K (a bare number is MiB)\n"
 	    "  -s STEP   take it in steps of STEP, sleeping -i MSEC (default 100) between steps\n"
@@ -27,6 +27,8 @@ static void usage(FILE *out)
 	    "  -G PATH   wait until PATH exists before taking any memory\n"
 	    "  -L        once ready, the main thread leaves (pthread_exit) and a second one holds\n"
 	    "            the memory: the process lives on with its leader a zombie\n"
+	    "  -V        once ready, vfork() a child that never execs: it shares the memory, and\n"
+	    "            this process waits for it (until it is killed)\n"
 	    "Prints 'ready size_kib=N rss_kib=N pid=N' once the memory is touched; exits 0 on\n"
 	    "SIGTERM, SIGINT or SIGUSR1.\n");
 }
@@ -41,6 +43,23 @@ static void hold(uint64_t deadline_usec)
 	}
 }
 
+/* A vfork() child that borrows this process's memory and stack until it dies: it only waits
+ * for a signal, and this process resumes then. Its own function, so that nothing of main() is
+ * live across the vfork(). */
+static __attribute__((noinline)) int vfork_waiter(void)
+{
+	pid_t child = vfork();
+
+	if (child == 0) {
+		while (!tool_stop)
+			pause();
+		_exit(0);
+	}
+	if (child < 0)
+		perror("mem_eater: vfork");
+	return child < 0 ? -1 : 0;
+}
+
 static void *hold_thread(void *arg)
 {
 	hold(*(uint64_t *)arg);
@@ -52,13 +71,13 @@ int main(int argc, char **argv)
 	uint64_t size_kib = 0, step_kib = 0;
 	unsigned long interval_msec = 100, hold_sec = 0, ratio = 0;
 	uint64_t rng = tool_fill_seed();
-	int ready_fd = -1, exit_early = 0, leader_leaves = 0, opt;
+	int ready_fd = -1, exit_early = 0, leader_leaves = 0, vfork_child = 0, opt;
 	const char *gate = NULL;
 	unsigned char *mem;
 	size_t size_bytes, step_bytes, done = 0;
 	uint64_t deadline_usec = 0;
 
-	while ((opt = getopt(argc, argv, "s:i:r:t:xz:G:Lh")) != -1) {
+	while ((opt = getopt(argc, argv, "s:i:r:t:xz:G:LVh")) != -1) {
 		switch (opt) {
 		case 's':
 			if (tool_parse_size_kib(optarg, &step_kib) < 0) {
@@ -86,6 +105,9 @@ int main(int argc, char **argv)
 			break;
 		case 'L':
 			leader_leaves = 1;
+			break;
+		case 'V':
+			vfork_child = 1;
 			break;
 		case 'h':
 			usage(stdout);
@@ -131,6 +153,8 @@ int main(int argc, char **argv)
 		return 0;
 	if (hold_sec)
 		deadline_usec = tool_now_usec() + (uint64_t)hold_sec * 1000000ULL;
+	if (vfork_child && vfork_waiter() < 0)
+		return 1;
 	if (leader_leaves) {
 		static uint64_t deadline;
 		pthread_t t;

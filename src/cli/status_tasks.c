@@ -42,6 +42,8 @@ static const char *excluded_why(const struct oom_task *t)
 		return "protected";
 	if (t->flags & OOM_TASK_NO_MM)
 		return "no memory (exiting)";
+	if (t->flags & OOM_TASK_VFORK)
+		return "its parent's memory (vfork)";
 	if (t->flags & OOM_TASK_SKIP)
 		return "reaped already";
 	if (t->oom_score_adj <= OOM_SCORE_ADJ_MIN)

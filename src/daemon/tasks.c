@@ -145,6 +145,19 @@ static int leader_gone(const char *root, int pid, char *scratch, size_t size, st
 	return (int)tid;
 }
 
+/*
+ * A child that has not exec'd and shares its parent's mm (vfork(), posix_spawn(), clone() with
+ * CLONE_VM): its RSS is its parent's memory, and killing it frees none of it (the kernel's
+ * in_vfork()). Asked of the kernel (kcmp: 0 when one mm); a refusal (a seccomp filter without
+ * kcmp) leaves it a candidate. Once its parent is gone it is reparented and is no longer one.
+ */
+static bool shares_parent_mm(int pid, const struct pid_stat *st)
+{
+	if (!(st->flags & PF_FORKNOEXEC_FLAG) || st->ppid <= 1)
+		return false;
+	return sys->kcmp_vm(pid, st->ppid) == 0;
+}
+
 /* TASKS_FD_SLOTS of them are locked in memory, and TASKS_MAX tasks: the RSS target
  * (daemon-design.md). */
 _Static_assert(sizeof(struct proc_fds) <= 32, "struct proc_fds grew past 32 bytes");
@@ -326,6 +339,8 @@ static int read_kept_task(struct task_list *tl, const struct scope *s, int pid, 
 			tid = leader_gone(s->root, pid, scratch, size, &st);
 		task_from_stat(ret_task, pid, &st);
 		ret_task->mm_tid = tid;
+		if (!tid && shares_parent_mm(pid, &st))
+			ret_task->flags |= OOM_TASK_VFORK;
 		n = read_kept(s->root, pid, "oom_score_adj", &e->adj_fd, scratch, size);
 		r = n < 0 ? (int)n : parse_oom_score_adj_buf(scratch, &ret_task->oom_score_adj);
 	}

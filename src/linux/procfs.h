@@ -62,6 +62,7 @@ struct psi_stats {
 #define PF_KTHREAD_FLAG  0x00200000u
 #define PF_EXITING_FLAG  0x00000004u /* the leader is in do_exit() */
 #define PF_SIGNALED_FLAG 0x00000400u /* ... because a signal killed it: the whole group exits */
+#define PF_FORKNOEXEC_FLAG 0x00000040u /* forked, not exec'd since */
 
 /* The bit of SIGKILL in /proc/PID/status's SigPnd and ShdPnd masks (signal N is bit N - 1). */
 #define SIGKILL_PENDING_BIT (1ull << 8)

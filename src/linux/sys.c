@@ -84,6 +84,15 @@ static int real_process_mrelease(int pidfd, unsigned int flags)
 	return syscall(SYS_process_mrelease, pidfd, flags) < 0 ? -errno : 0;
 }
 
+#define KCMP_VM_TYPE 1 /* linux/kcmp.h's KCMP_VM */
+
+static int real_kcmp_vm(pid_t pid1, pid_t pid2)
+{
+	long r = syscall(SYS_kcmp, pid1, pid2, KCMP_VM_TYPE, 0, 0);
+
+	return r < 0 ? -errno : r != 0;
+}
+
 static int real_poll(struct pollfd *fds, nfds_t nfds, int timeout_msec)
 {
 	int n = poll(fds, nfds, timeout_msec);
@@ -254,6 +263,7 @@ const struct sys_ops sys_ops_real = {
     .pidfd_open = real_pidfd_open,
     .pidfd_send_signal = real_pidfd_send_signal,
     .process_mrelease = real_process_mrelease,
+    .kcmp_vm = real_kcmp_vm,
     .poll = real_poll,
     .eventfd = real_eventfd,
     .epoll_create = real_epoll_create,

@@ -53,6 +53,8 @@ struct sys_ops {
 	int (*pidfd_open)(pid_t pid, unsigned int flags);
 	int (*pidfd_send_signal)(int pidfd, int sig, siginfo_t *info, unsigned int flags);
 	int (*process_mrelease)(int pidfd, unsigned int flags);
+	/* kcmp(KCMP_VM): 0 when the two processes share one mm, 1 when not, -errno. */
+	int (*kcmp_vm)(pid_t pid1, pid_t pid2);
 	int (*poll)(struct pollfd *fds, nfds_t nfds, int timeout_msec);
 	int (*eventfd)(unsigned int initval, int flags);
 	int (*epoll_create)(void); /* close-on-exec */

@@ -4,7 +4,9 @@
  * carries its number:
  *   1. Never a task that cannot be killed or whose memory cannot be freed by killing it: kernel
  *      threads, init, oomguard itself, tasks the administrator protects, tasks without an mm,
- *      tasks already skipped (reaped or given up on), oom_score_adj -1000.
+ *      tasks already skipped (reaped or given up on), oom_score_adj -1000, and a child that
+ *      shares its parent's mm before its exec (vfork, posix_spawn: its memory is the parent's,
+ *      which the parent ranks for; the kernel's in_vfork()).
  *   2. If an earlier victim is still exiting (killed, not yet skipped), choose nobody: wait for it
  *      to free its memory, as select_bad_process() aborts its scan.
  *   3. A task the administrator prefers before any other; one the administrator avoids after.
@@ -20,8 +22,8 @@
  */
 #include "policy/badness.h"
 
-static const unsigned int unkillable_flags =
-	OOM_TASK_KTHREAD | OOM_TASK_INIT | OOM_TASK_SELF | OOM_TASK_PROTECTED | OOM_TASK_NO_MM;
+static const unsigned int unkillable_flags = OOM_TASK_KTHREAD | OOM_TASK_INIT | OOM_TASK_SELF |
+					     OOM_TASK_PROTECTED | OOM_TASK_NO_MM | OOM_TASK_VFORK;
 
 /* Decides how much the kernel would gain from killing @t, in pages, adjusted by the user. */
 long oom_badness(const struct oom_task *t, unsigned long totalpages)

@@ -23,7 +23,8 @@
 #define OOM_TASK_VICTIM 0x40u    /* already killed and not yet skipped: wait for it */
 #define OOM_TASK_PREFER 0x80u    /* the administrator prefers it as a victim */
 #define OOM_TASK_AVOID 0x100u    /* the administrator avoids it as a victim */
-#define OOM_TASK_DYING     0x200u /* SIGKILL pending or exiting, by another's hand: reap, not kill */
+#define OOM_TASK_DYING 0x200u    /* dying by another's hand (SIGKILL pending, exiting): reaped */
+#define OOM_TASK_VFORK 0x400u    /* a child not exec'd sharing its parent's mm (in_vfork()) */
 
 /*
  * struct oom_task - one candidate, as read once before the decision.

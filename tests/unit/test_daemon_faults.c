@@ -62,7 +62,8 @@
 /* clang-format off */
 static const char *const call_name[NR_CALLS] = {
 	NAME(openat) NAME(read) NAME(pread) NAME(write) NAME(close) NAME(getdents64)
-	NAME(pidfd_open) NAME(pidfd_send_signal) NAME(process_mrelease) NAME(poll) NAME(eventfd)
+	NAME(pidfd_open) NAME(pidfd_send_signal) NAME(process_mrelease) NAME(kcmp_vm)
+	NAME(poll) NAME(eventfd)
 	NAME(epoll_create) NAME(epoll_ctl) NAME(epoll_wait) NAME(pipe2) NAME(fcntl)
 	NAME(send) NAME(socket) NAME(sendto) NAME(mlockall) NAME(sched_setscheduler_self)
 	NAME(getrlimit) NAME(setrlimit) NAME(readlinkat) NAME(fstatat) NAME(getxattr)
@@ -306,6 +307,13 @@ static int fake_process_mrelease(int pidfd, unsigned int flags)
 	return err ? err : sys_ops_real.process_mrelease(pidfd, flags);
 }
 
+static int fake_kcmp_vm(pid_t pid1, pid_t pid2)
+{
+	int err = inject(ENTRY(kcmp_vm), NULL);
+
+	return err ? err : sys_ops_real.kcmp_vm(pid1, pid2);
+}
+
 /* A delayed EINTR is a signal @delay ms into the wait: an event or the timeout before wins. */
 static int fake_poll(struct pollfd *fds, nfds_t nfds, int timeout_msec)
 {
@@ -404,6 +412,7 @@ static const struct sys_ops fake = {
     .pidfd_open = fake_pidfd_open,
     .pidfd_send_signal = fake_pidfd_send_signal,
     .process_mrelease = fake_process_mrelease,
+    .kcmp_vm = fake_kcmp_vm,
     .poll = fake_poll,
     .eventfd = fake_eventfd,
     .epoll_create = fake_epoll_create,
@@ -1181,6 +1190,9 @@ static const struct row rows[] = {
     ROW(ARM, F(openat, EMFILE, 1, ONCE), REFUSED, NULL),
     ROW(ARM, F(pidfd_open, ESRCH, 1, ONCE), REFUSED, NULL),
     ROW(ARM, F(pread, EIO, 1, ONCE), RUNS, NULL),
+    /* The kids are forked, not exec'd: asked whether they share the test's mm (kcmp). A
+     * refusal (a seccomp filter without kcmp) leaves them candidates. */
+    ROW(ARM, F(kcmp_vm, EPERM, 1, ALWAYS), RUNS, NULL),
     /* The verdict through the victim chosen ahead, and the reaper after it. */
     ROW(KILL, F(poll, EINTR, 1, ONCE), KILLED, "reap scope="),
     /* No process_mrelease: the reaper waits on the pidfd, through signals (poll 1 is the

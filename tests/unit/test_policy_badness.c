@@ -48,8 +48,9 @@ static void test_badness_arithmetic(void **state)
 
 static void test_unkillable_flags(void **state)
 {
-	static const unsigned int flags[] = {OOM_TASK_KTHREAD, OOM_TASK_INIT,  OOM_TASK_SELF,
-					     OOM_TASK_PROTECTED, OOM_TASK_NO_MM, OOM_TASK_SKIP};
+	static const unsigned int flags[] = {OOM_TASK_KTHREAD,   OOM_TASK_INIT,  OOM_TASK_SELF,
+					     OOM_TASK_PROTECTED, OOM_TASK_NO_MM, OOM_TASK_SKIP,
+					     OOM_TASK_VFORK};
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++) {
@@ -164,6 +165,11 @@ static void build_cases(void)
 	t[0] = task(1, 9000, 0, OOM_TASK_DYING | OOM_TASK_PROTECTED);
 	t[1] = task(2, 900, 0, 0);
 	add_case("dying, protected: the next", OOM_SELECT_VICTIM, 2, 2, t);
+	/* 1. a vfork child shows its parent's memory and is newer: the parent, not it */
+	t[0] = task(1, 9000, 0, 0);
+	t[0].start_time = 500;
+	t[1] = task(2, 9000, 0, OOM_TASK_VFORK);
+	add_case("vfork child: its parent", OOM_SELECT_VICTIM, 1, 2, t);
 	/* negative badness is still a victim when it is the only one */
 	t[0] = task(1, 10, -900, 0);
 	add_case("negative badness", OOM_SELECT_VICTIM, 1, 1, t);
