@@ -238,6 +238,72 @@ static int adopt_dying(struct daemon *d, struct scope *s, const struct kill_ctx 
 	return 0;
 }
 
+/* The processes of the last listing that share the victim's memory, pidfds held. */
+#define SHARERS_MAX 4
+struct sharers {
+	size_t n;
+	int pidfd[SHARERS_MAX];
+	const struct oom_task *task[SHARERS_MAX];
+	bool killed[SHARERS_MAX];
+};
+
+/*
+ * The children of @victim that share its mm without having exec'd (OOM_TASK_VFORK in the
+ * listing), each confirmed through a pidfd: the start time listed, @victim its parent, one mm
+ * (kcmp, which needs the victim's mm: asked before its SIGKILL). Killing the victim alone frees
+ * nothing while one of them holds the mm, so they die with it, as oom_kill_process() kills
+ * every process that shares the victim's mm.
+ */
+static void sharers_find(struct daemon *d, const struct scope *s, const struct oom_task *victim,
+			 struct sharers *sh)
+{
+	sh->n = 0;
+	for (size_t i = 0; i < d->tasks.nr && sh->n < SHARERS_MAX; i++) {
+		const struct oom_task *t = &d->tasks.tasks[i];
+		struct pid_stat st;
+		int fd;
+
+		if (!(t->flags & OOM_TASK_VFORK) || t->pid == victim->pid)
+			continue;
+		fd = sys->pidfd_open(t->pid, 0);
+		if (fd < 0)
+			continue;
+		if (tasks_read_stat(&d->tasks, s->root, t->pid, d->scratch, sizeof(d->scratch),
+				    &st) ||
+		    st.start_time != t->start_time || st.ppid != victim->pid ||
+		    sys->kcmp_vm(t->pid, victim->pid) != 0) {
+			sys->close(fd);
+			continue;
+		}
+		sh->pidfd[sh->n] = fd;
+		sh->killed[sh->n] = false;
+		sh->task[sh->n++] = t;
+	}
+}
+
+/* SIGKILL each of @sh, just after the victim: the reaper's first try needs them dying too. */
+static void sharers_kill(struct sharers *sh)
+{
+	for (size_t i = 0; i < sh->n; i++)
+		sh->killed[i] = sys->pidfd_send_signal(sh->pidfd[i], SIGKILL, NULL, 0) == 0;
+}
+
+/* Said after the victim's line; the pidfds closed. */
+static void sharers_done(const struct scope *s, const struct oom_task *victim, struct sharers *sh)
+{
+	char comm[ESCAPED_COMM_LEN];
+
+	for (size_t i = 0; i < sh->n; i++) {
+		escape_comm(sh->task[i]->comm, comm, sizeof(comm));
+		if (sh->killed[i])
+			log_msg(LOG_PRIO_WARNING,
+				"kill sharer scope=%s pid=%d comm=%s: shares the memory of pid=%d",
+				s->name, sh->task[i]->pid, comm, victim->pid);
+		sys->close(sh->pidfd[i]);
+	}
+	sh->n = 0;
+}
+
 /*
  * SIGKILL @k->victim through @pidfd (which pins it and whose identity was confirmed; owned: it is
  * closed, or a dup goes to the reaper) and hand it to the reaper, then its unit. With
@@ -247,6 +313,7 @@ static int signal_and_hand(struct daemon *d, struct scope *s, const struct kill_
 {
 	const struct oom_task *victim = k->victim;
 	struct reap_request req;
+	struct sharers sh;
 	char comm[ESCAPED_COMM_LEN];
 	int r;
 
@@ -275,13 +342,16 @@ static int signal_and_hand(struct daemon *d, struct scope *s, const struct kill_
 	if (k->grace && s->set.term_grace_msec && send_term(s, k, pidfd))
 		return 0;
 	request_fill(&req, s, k);
+	sharers_find(d, s, victim, &sh);
 	r = sys->pidfd_send_signal(pidfd, SIGKILL, NULL, 0);
 	req.kill_usec = now_usec();
 	if (r < 0) {
+		sharers_done(s, victim, &sh);
 		signal_failed(d, s, victim, r, req.kill_usec);
 		sys->close(pidfd);
 		return r;
 	}
+	sharers_kill(&sh);
 	d->kills++;
 	s->metrics.kills++;
 	metrics_observe(&s->metrics.detect_to_kill, req.kill_usec - k->detect_usec);
@@ -292,6 +362,7 @@ static int signal_and_hand(struct daemon *d, struct scope *s, const struct kill_
 	    "kill scope=%s pid=%d comm=%s rss_kib=%llu oom_score_adj=%d detect_to_kill_usec=%llu",
 	    s->name, victim->pid, comm, (unsigned long long)req.rss_kib, victim->oom_score_adj,
 	    (unsigned long long)(req.kill_usec - k->detect_usec));
+	sharers_done(s, victim, &sh);
 	if (pidfd >= 0) /* waited for as a victim still (victim_expire() bounds it), not reaped */
 		log_msg(LOG_PRIO_WARNING, "reaper unavailable for pid=%d: not reaped", victim->pid);
 	kill_rest(d, s, victim, k->unit);

@@ -3,8 +3,9 @@
 # A child that shares its parent's memory before exec (vfork, posix_spawn) shows the parent's
 # RSS as its own and is newer, so it ranked first; killing it frees nothing (the kernel's
 # in_vfork() never chooses it). When a filler exhausts the group (oom_kill_disable=1), the
-# victim must be the 600 MiB parent, never the child; the memory then comes back (the child,
-# reparented, holds the memory until a later verdict takes it).
+# victim must be the 600 MiB parent, never the child, and the child dies with it (it holds the
+# memory too: the kernel's oom_kill_process() kills every process sharing the victim's mm), in
+# one verdict; the memory then comes back.
 set -u
 cd "$(dirname "$0")/../.."
 CG_TAG=vfork . tests/lib/cgroup.sh
@@ -33,10 +34,14 @@ wait_grep 10 " kill scope=" "$tmp/log" || { echo "FAIL: nothing killed"; cat "$t
 # The memory comes back: the filler gets its 700 MiB.
 wait_grep 15 '^ready' "$tmp/filler" "$filler" || { echo "FAIL: the filler never got its memory"; }
 og_stop || exit 1
-grep -E ' (kill|reap) scope=' "$tmp/log" | cut -c1-200
+grep -E ' (kill|kill sharer|reap) scope=' "$tmp/log" | cut -c1-200
 first=$(grep -m 1 -o ' kill scope=[^ ]* pid=[0-9]*' "$tmp/log" | sed 's/.*pid=//')
 [ "$first" = "$parent" ] ||
 	{ echo "FAIL: the first victim was $first, not the parent $parent (child $child)"; exit 1; }
+grep -q " kill sharer scope=.* pid=$child comm=mem_eater: shares the memory of pid=$parent" \
+	"$tmp/log" || { echo "FAIL: the child $child did not die with its parent"; exit 1; }
+[ "$(grep -c ' kill scope=' "$tmp/log")" = 1 ] ||
+	{ echo "FAIL: more than one verdict's kill for one parent and its child"; exit 1; }
 grep -q '^ready' "$tmp/filler" || exit 1
 ! grep -q " kill scope=.* pid=$filler " "$tmp/log" || { echo "FAIL: the filler was killed"; exit 1; }
 kill -KILL "$filler" 2>/dev/null
