@@ -525,6 +525,18 @@ static void test_mountinfo_large_host(void **state)
 	fixture_remove(root);
 }
 
+/* The machine scope of a copy of the k6.18 fixture's /proc in @root (a mkdtemp template). */
+static void machine_copy(char *root, struct config *c, struct scope *s)
+{
+	char cmd[600];
+
+	assert_non_null(mkdtemp(root));
+	snprintf(cmd, sizeof(cmd), "cp -r tests/fixtures/k6.18/proc %s/", root);
+	assert_int_equal(system(cmd), 0);
+	config_defaults(c);
+	assert_int_equal(scope_init_machine(s, root, FIXTURE_PAGE_SHIFT, scratch), 0);
+}
+
 /*
  * A pid a kernel thread held, taken by a process: listed as the process, whatever the listing
  * before saw (a kernel thread's flag was trusted without reading, so a memory hog under a
@@ -532,7 +544,7 @@ static void test_mountinfo_large_host(void **state)
  */
 static void test_kthread_pid_reused(void **state)
 {
-	char root[] = "/tmp/oomguard-test-kthread-XXXXXX", cmd[600];
+	char root[] = "/tmp/oomguard-test-kthread-XXXXXX";
 	struct victim_table vt = {0};
 	struct config c;
 	struct scope s;
@@ -541,11 +553,7 @@ static void test_kthread_pid_reused(void **state)
 	bool found = false;
 
 	(void)state;
-	assert_non_null(mkdtemp(root));
-	snprintf(cmd, sizeof(cmd), "cp -r tests/fixtures/k6.18/proc %s/", root);
-	assert_int_equal(system(cmd), 0);
-	config_defaults(&c);
-	assert_int_equal(scope_init_machine(&s, root, FIXTURE_PAGE_SHIFT, scratch), 0);
+	machine_copy(root, &c, &s);
 	/* pid 4321: a kernel thread (PF_KTHREAD in field 9, no memory) */
 	put(root, 4321, "stat",
 	    "4321 (kworker/0:1) I 2 0 0 0 -1 69238880 0 0 0 0 0 0 0 0 20 0 1 0 100 0 0 "
@@ -576,6 +584,19 @@ static void test_kthread_pid_reused(void **state)
 	fixture_remove(root);
 }
 
+/* A fresh listing of @s, then the choice: @want, and the chosen entry's index. */
+static size_t choose(struct scope *s, const struct config *c, const struct victim_table *vt,
+		     enum oom_select_result want, int want_pid)
+{
+	size_t idx = 0;
+	long points = 0;
+
+	assert_int_equal(tasks_acquire(&tl, s, c, vt, 1, scratch, sizeof(scratch)), 0);
+	assert_int_equal(select_bad_process(tl.tasks, tl.nr, 1u << 22, &idx, &points), want);
+	assert_int_equal(tl.tasks[idx].pid, want_pid);
+	return idx;
+}
+
 /*
  * A process whose leader left by pthread_exit() while a thread holds its memory: the leader's
  * stat is a zombie's with no memory, which the listing once took for a process without any (a
@@ -584,62 +605,50 @@ static void test_kthread_pid_reused(void **state)
  */
 static void test_leader_gone(void **state)
 {
-	char root[] = "/tmp/oomguard-test-leader-XXXXXX", cmd[600], dir[600];
+	char root[] = "/tmp/oomguard-test-leader-XXXXXX", dir[600];
 	static const char zombie[] =
 	    "4400 (hog) Z 1 4400 4400 0 -1 4227084 0 0 0 0 0 0 0 0 20 0 2 0 900 0 0 "
 	    "18446744073709551615 0 0 0 0 0 0 0 0 0 0 0 0 17 0 0 0 0 0 0 0 0 0 0 0 0 0\n";
+	/* the live thread: state, then its pending signals (field 31) */
+	static const char thread[] =
+	    "4401 (hog) %c 1 4400 4400 0 -1 4194368 0 0 0 0 0 0 0 0 20 0 2 0 901 2200000000 "
+	    "524288 18446744073709551615 1 1 0 0 0 %d 0 0 0 0 0 0 17 0 0 0 0 0 0 0 0 0 0 0 0 0\n";
+	static const char *const dirs[] = {"task", "task/4400", "task/4401"};
 	struct victim_table vt = {0};
+	char line[256];
 	struct config c;
 	struct scope s;
-	size_t idx = 0;
-	long points = 0;
+	size_t idx;
 
 	(void)state;
-	assert_non_null(mkdtemp(root));
-	snprintf(cmd, sizeof(cmd), "cp -r tests/fixtures/k6.18/proc %s/", root);
-	assert_int_equal(system(cmd), 0);
-	config_defaults(&c);
-	assert_int_equal(scope_init_machine(&s, root, FIXTURE_PAGE_SHIFT, scratch), 0);
+	machine_copy(root, &c, &s);
 	put(root, 4400, "stat", zombie);
 	put(root, 4400, "oom_score_adj", "0\n");
 	put(root, 4400, "status", "Name:\thog\nState:\tZ (zombie)\nThreads:\t2\n");
 	put(root, 4400, "cgroup", "0::/\n");
-	snprintf(dir, sizeof(dir), "%s/proc/4400/task", root);
-	assert_int_equal(mkdir(dir, 0755), 0);
-	snprintf(dir, sizeof(dir), "%s/proc/4400/task/4400", root);
-	assert_int_equal(mkdir(dir, 0755), 0);
-	snprintf(dir, sizeof(dir), "%s/proc/4400/task/4401", root);
-	assert_int_equal(mkdir(dir, 0755), 0);
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+		snprintf(dir, sizeof(dir), "%s/proc/4400/%s", root, dirs[i]);
+		assert_int_equal(mkdir(dir, 0755), 0);
+	}
 	put(root, 4400, "task/4400/stat", zombie);
-	put(root, 4400, "task/4401/stat",
-	    "4401 (hog) S 1 4400 4400 0 -1 4194368 0 0 0 0 0 0 0 0 20 0 2 0 901 2200000000 "
-	    "524288 18446744073709551615 1 1 0 0 0 0 0 0 0 0 0 0 17 0 0 0 0 0 0 0 0 0 0 0 0 0\n");
+	snprintf(line, sizeof(line), thread, 'S', 0);
+	put(root, 4400, "task/4401/stat", line);
 	put(root, 4400, "task/4401/status",
 	    "Name:\thog\nState:\tS (sleeping)\nVmRSS:\t2097152 kB\nVmSwap:\t0 kB\n"
 	    "VmPTE:\t4096 kB\nThreads:\t2\nSigPnd:\t0000000000000000\n");
-	assert_int_equal(tasks_acquire(&tl, &s, &c, &vt, 1, scratch, sizeof(scratch)), 0);
-	assert_int_equal(select_bad_process(tl.tasks, tl.nr, 1u << 22, &idx, &points),
-			 OOM_SELECT_VICTIM);
-	assert_int_equal(tl.tasks[idx].pid, 4400);
+	idx = choose(&s, &c, &vt, OOM_SELECT_VICTIM, 4400);
 	assert_int_equal(tl.tasks[idx].mm_tid, 4401);
 	assert_int_equal(task_proc_pid(&tl.tasks[idx]), 4401);
 	assert_int_equal(tl.tasks[idx].rss_pages, 524288);
 	assert_int_equal(tl.tasks[idx].pgtables_pages, 1024); /* from the thread's status */
 	assert_int_equal(tl.tasks[idx].start_time, 900);     /* known by the leader */
 	/* The thread has a SIGKILL pending (field 31): the process is dying, reaped if chosen. */
-	put(root, 4400, "task/4401/stat",
-	    "4401 (hog) D 1 4400 4400 0 -1 4194368 0 0 0 0 0 0 0 0 20 0 2 0 901 2200000000 "
-	    "524288 18446744073709551615 1 1 0 0 0 256 0 0 0 0 0 0 17 0 0 0 0 0 0 0 0 0 0 0 0 0\n");
-	assert_int_equal(tasks_acquire(&tl, &s, &c, &vt, 1, scratch, sizeof(scratch)), 0);
-	assert_int_equal(select_bad_process(tl.tasks, tl.nr, 1u << 22, &idx, &points),
-			 OOM_SELECT_DYING);
-	assert_int_equal(tl.tasks[idx].pid, 4400);
+	snprintf(line, sizeof(line), thread, 'D', 256);
+	put(root, 4400, "task/4401/stat", line);
+	choose(&s, &c, &vt, OOM_SELECT_DYING, 4400);
 	/* The thread exits too (a zombie now): no memory anywhere, 1234 is the victim. */
 	put(root, 4400, "task/4401/stat", zombie);
-	assert_int_equal(tasks_acquire(&tl, &s, &c, &vt, 1, scratch, sizeof(scratch)), 0);
-	assert_int_equal(select_bad_process(tl.tasks, tl.nr, 1u << 22, &idx, &points),
-			 OOM_SELECT_VICTIM);
-	assert_int_equal(tl.tasks[idx].pid, 1234);
+	choose(&s, &c, &vt, OOM_SELECT_VICTIM, 1234);
 	tasks_close(&tl);
 	scope_close(&s);
 	fixture_remove(root);
