@@ -125,39 +125,6 @@ static void task_from_stat(struct oom_task *t, int pid, const struct pid_stat *s
 		t->flags |= OOM_TASK_DYING;
 }
 
-/*
- * A leader gone while its other threads run on (@st a zombie's stat, more than one thread): the
- * process as the first live thread shows it (its memory, flags, pending signals), known by the
- * leader's pid, name and start time. Return: that thread's id, 0 when none lives (the process
- * is then without memory, as a zombie is).
- */
-static int leader_gone(const char *root, int pid, char *scratch, size_t size, struct pid_stat *st)
-{
-	struct pid_stat t;
-	pid_t tid;
-
-	if (read_pid_live_thread(root, pid, scratch, size, &tid, &t) < 0)
-		return 0;
-	st->state = t.state;
-	st->flags = t.flags;
-	st->signal = t.signal;
-	st->rss_pages = t.rss_pages;
-	return (int)tid;
-}
-
-/*
- * A child that has not exec'd and shares its parent's mm (vfork(), posix_spawn(), clone() with
- * CLONE_VM): its RSS is its parent's memory, and killing it frees none of it (the kernel's
- * in_vfork()). Asked of the kernel (kcmp: 0 when one mm); a refusal (a seccomp filter without
- * kcmp) leaves it a candidate. Once its parent is gone it is reparented and is no longer one.
- */
-static bool shares_parent_mm(int pid, const struct pid_stat *st)
-{
-	if (!(st->flags & PF_FORKNOEXEC_FLAG) || st->ppid <= 1)
-		return false;
-	return sys->kcmp_vm(pid, st->ppid) == 0;
-}
-
 /* TASKS_FD_SLOTS of them are locked in memory, and TASKS_MAX tasks: the RSS target
  * (daemon-design.md). */
 _Static_assert(sizeof(struct proc_fds) <= 32, "struct proc_fds grew past 32 bytes");
@@ -336,10 +303,10 @@ static int read_kept_task(struct task_list *tl, const struct scope *s, int pid, 
 		int tid = 0;
 
 		if ((st.state == 'Z' || st.state == 'X') && st.num_threads > 1)
-			tid = leader_gone(s->root, pid, scratch, size, &st);
+			tid = read_pid_through_thread(s->root, pid, scratch, size, &st);
 		task_from_stat(ret_task, pid, &st);
 		ret_task->mm_tid = tid;
-		if (!tid && shares_parent_mm(pid, &st))
+		if (!tid && pid_shares_parent_mm(pid, &st))
 			ret_task->flags |= OOM_TASK_VFORK;
 		n = read_kept(s->root, pid, "oom_score_adj", &e->adj_fd, scratch, size);
 		r = n < 0 ? (int)n : parse_oom_score_adj_buf(scratch, &ret_task->oom_score_adj);

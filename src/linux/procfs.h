@@ -93,6 +93,12 @@ struct pid_status {
 	bool sigkill_pending;
 };
 
+/* proc_size_kib() - a size past PROC_MEMINFO_MAX_KIB is a negative one printed unsigned: none. */
+static inline uint64_t proc_size_kib(uint64_t kib)
+{
+	return kib > PROC_MEMINFO_MAX_KIB ? 0 : kib;
+}
+
 int parse_vmstat_buf(const char *buf, struct proc_vmstat *ret_vmstat);
 int parse_meminfo_buf(const char *buf, struct proc_meminfo *ret_meminfo);
 int parse_psi_buf(const char *buf, struct psi_stats *ret_psi);
@@ -160,6 +166,19 @@ int read_task_status(const char *root, pid_t pid, pid_t tid, char *buf, size_t s
  */
 int read_pid_live_thread(const char *root, pid_t pid, char *buf, size_t size, pid_t *ret_tid,
 			 struct pid_stat *ret_stat);
+/*
+ * read_pid_through_thread() - @st, a zombie leader's stat with more than one thread, made the
+ * process's as its first live thread shows it (memory, flags, pending signals); its pid, name
+ * and start time stay the leader's. Return: that thread's id, 0 when none lives.
+ */
+int read_pid_through_thread(const char *root, pid_t pid, char *scratch, size_t size,
+			    struct pid_stat *st);
+/*
+ * pid_shares_parent_mm() - @pid (@st its stat) has not exec'd and shares its parent's mm
+ * (vfork(), posix_spawn(), clone() with CLONE_VM): its RSS is its parent's memory, and killing
+ * it frees none (the kernel's in_vfork()). Asked of the kernel (kcmp); a refusal is a no.
+ */
+bool pid_shares_parent_mm(pid_t pid, const struct pid_stat *st);
 int read_pid_oom_score_adj(const char *root, pid_t pid, int *ret_adj);
 int read_pid_cgroup(const char *root, pid_t pid, const char *controller, char *buf, size_t size,
 		    char *ret_path, size_t path_size);
