@@ -25,7 +25,17 @@ run_case() {
 	wait_grep 20 '^ready' "$tmp/victim" "$victim" || { echo "victim not ready"; return 1; }
 	cg_freeze "$cg"
 	[ "$mode" = noreap ] && args=(--no-reap)
-	[ "$mode" = dying ] && kill -KILL "$victim" # stays frozen, SIGKILL pending, memory held
+	if [ "$mode" = dying ]; then
+		kill -KILL "$victim" # stays frozen, SIGKILL pending, memory held
+		sleep 0.2
+		"$OG_BIN" status --cgroup "$dir" --tasks | grep -qE " pid=$victim .* dying( |$)" ||
+			{ echo "FAIL: status --tasks does not show $victim dying"; return 1; }
+		"$OG_BIN" status --cgroup "$dir" --tasks --json | python3 -c '
+import json, sys
+t = json.load(sys.stdin)["scopes"][0]["tasks"]
+assert [x["dying"] for x in t if x["pid"] == int(sys.argv[1])] == [True], t
+' "$victim" || { echo "FAIL: status --tasks --json does not show $victim dying"; return 1; }
+	fi
 	og_start "$tmp/log" --cgroup "$dir" "${args[@]}" || return 1
 	# The filler joins the memory group only (not the freezer group) and fills it.
 	(echo "$BASHPID" >"$dir/cgroup.procs" && exec "$OG_TOOLS/mem_eater" -s 8M -i 20 400M) \
