@@ -249,51 +249,47 @@ int parse_pid_cgroup_buf(const char *buf, const char *controller, char *ret_path
 	return -ENOENT;
 }
 
-static int pid_path(char *out, size_t size, pid_t pid, const char *file)
+/* /proc/@pid/@file, @file a name ("stat") or a path below it ("task/TID/stat"), into @buf. */
+static ssize_t read_pid_file(const char *root, pid_t pid, const char *file, char *buf, size_t size)
 {
-	int n = snprintf(out, size, "/proc/%d/%s", (int)pid, file);
+	char path[96];
+	int n = snprintf(path, sizeof(path), "/proc/%d/%s", (int)pid, file);
 
-	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
+	if (n < 0 || (size_t)n >= sizeof(path))
+		return -ENAMETOOLONG;
+	return sys_read_file(root, path, buf, size);
 }
 
 int read_pid_stat(const char *root, pid_t pid, char *buf, size_t size, struct pid_stat *ret_stat)
 {
-	char path[64];
-	ssize_t n;
+	ssize_t n = read_pid_file(root, pid, "stat", buf, size);
 
-	if (pid_path(path, sizeof(path), pid, "stat") < 0)
-		return -ENAMETOOLONG;
-	n = sys_read_file(root, path, buf, size);
 	return n < 0 ? (int)n : parse_pid_stat_buf(buf, ret_stat);
 }
 
 int read_pid_status(const char *root, pid_t pid, char *buf, size_t size,
 		    struct pid_status *ret_status)
 {
-	char path[64];
-	ssize_t n;
+	ssize_t n = read_pid_file(root, pid, "status", buf, size);
 
-	if (pid_path(path, sizeof(path), pid, "status") < 0)
-		return -ENAMETOOLONG;
-	n = sys_read_file(root, path, buf, size);
 	return n < 0 ? (int)n : parse_pid_status_buf(buf, ret_status);
 }
 
 int read_task_status(const char *root, pid_t pid, pid_t tid, char *buf, size_t size,
 		     struct pid_status *ret_status)
 {
-	char path[64];
+	char file[32];
 	ssize_t n;
 
-	snprintf(path, sizeof(path), "/proc/%d/task/%d/status", (int)pid, (int)tid);
-	n = sys_read_file(root, path, buf, size);
+	snprintf(file, sizeof(file), "task/%d/status", (int)tid);
+	n = read_pid_file(root, pid, file, buf, size);
 	return n < 0 ? (int)n : parse_pid_status_buf(buf, ret_status);
 }
 
 int read_pid_live_thread(const char *root, pid_t pid, char *buf, size_t size, pid_t *ret_tid,
 			 struct pid_stat *ret_stat)
 {
-	char dents[1024], path[64];
+	char dents[1024], path[64], file[32];
 	int fd, r = -ESRCH;
 	long n = 0;
 
@@ -312,8 +308,8 @@ int read_pid_live_thread(const char *root, pid_t pid, char *buf, size_t size, pi
 			if (parse_u64(&p, &tid) < 0 || *p || tid == (uint64_t)pid ||
 			    tid > INT32_MAX)
 				continue;
-			snprintf(path, sizeof(path), "/proc/%d/task/%d/stat", (int)pid, (int)tid);
-			if (sys_read_file(root, path, buf, size) < 0 ||
+			snprintf(file, sizeof(file), "task/%d/stat", (int)tid);
+			if (read_pid_file(root, pid, file, buf, size) < 0 ||
 			    parse_pid_stat_buf(buf, &st) < 0 || st.state == 'Z' || st.state == 'X')
 				continue; /* exited since the listing, or exiting: the next one */
 			*ret_tid = (pid_t)tid;
@@ -327,24 +323,17 @@ int read_pid_live_thread(const char *root, pid_t pid, char *buf, size_t size, pi
 
 int read_pid_oom_score_adj(const char *root, pid_t pid, int *ret_adj)
 {
-	char path[64], buf[32];
-	ssize_t n;
+	char buf[32];
+	ssize_t n = read_pid_file(root, pid, "oom_score_adj", buf, sizeof(buf));
 
-	if (pid_path(path, sizeof(path), pid, "oom_score_adj") < 0)
-		return -ENAMETOOLONG;
-	n = sys_read_file(root, path, buf, sizeof(buf));
 	return n < 0 ? (int)n : parse_oom_score_adj_buf(buf, ret_adj);
 }
 
 int read_pid_cgroup(const char *root, pid_t pid, const char *controller, char *buf, size_t size,
 		    char *ret_path, size_t path_size)
 {
-	char path[64];
-	ssize_t n;
+	ssize_t n = read_pid_file(root, pid, "cgroup", buf, size);
 
-	if (pid_path(path, sizeof(path), pid, "cgroup") < 0)
-		return -ENAMETOOLONG;
-	n = sys_read_file(root, path, buf, size);
 	return n < 0 ? (int)n : parse_pid_cgroup_buf(buf, controller, ret_path, path_size);
 }
 

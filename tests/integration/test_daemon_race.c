@@ -89,6 +89,34 @@ static void reap_child(pid_t *pid)
 	*pid = 0;
 }
 
+#define FREEZER_ROOT "/sys/fs/cgroup/freezer"
+static char freezer[256]; /* a freezer group of this test's, "" when none */
+
+static int write_file(const char *dir, const char *name, const char *text)
+{
+	char path[320];
+	int fd, r;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	fd = open(path, O_WRONLY);
+	if (fd < 0)
+		return -1;
+	r = write(fd, text, strlen(text)) == (ssize_t)strlen(text) ? 0 : -1;
+	close(fd);
+	return r;
+}
+
+/* Thaws and removes the freezer group (the teardown's too: a frozen child cannot be reaped). */
+static void freezer_remove(void)
+{
+	if (!freezer[0])
+		return;
+	write_file(freezer, "freezer.state", "THAWED");
+	reap_child(&big);
+	rmdir(freezer);
+	freezer[0] = '\0';
+}
+
 /* The victim exits (and is reaped) just before the call the table makes. */
 static int racing_pidfd_open(pid_t pid, unsigned int flags)
 {
@@ -183,6 +211,7 @@ static int teardown(void **state)
 	sys = &sys_ops_real;
 	candidate_drop(&d.scopes[0]);
 	tasks_close(&d.tasks);
+	freezer_remove();
 	reap_child(&big);
 	reap_child(&small);
 	config_release(&d.cfg);
@@ -337,6 +366,49 @@ static void test_armed_waits_for_victim(void **state)
 	assert_int_equal(waitpid(big, NULL, WNOHANG), 0);
 	assert_int_equal(kill(big, 0), 0);
 	assert_int_equal(waitpid(small, NULL, WNOHANG), 0);
+}
+
+/*
+ * The candidate chosen ahead is SIGKILLed by another (the kernel's OOM killer, a user) after
+ * it was armed, and cannot run (frozen): at the verdict its stat shows the SIGKILL pending, so
+ * it is reaped, not signalled again and not counted as a kill, and waited for as a victim.
+ */
+static void test_armed_then_dying(void **state)
+{
+	char pid[32], st[32] = "", path[300];
+	struct oom_task armed;
+	int fd;
+
+	(void)state;
+	if (access(FREEZER_ROOT, F_OK) != 0)
+		skip();
+	(void)choose();
+	assert_int_equal(daemon_arm(&d, &d.scopes[0], now_usec()), 0);
+	armed = d.scopes[0].cand.task;
+	assert_int_equal(armed.pid, big);
+	assert_false(armed.flags & OOM_TASK_DYING);
+	snprintf(freezer, sizeof(freezer), FREEZER_ROOT "/oomguard-test-race-%d", getpid());
+	assert_int_equal(mkdir(freezer, 0755), 0);
+	snprintf(pid, sizeof(pid), "%d", big);
+	assert_int_equal(write_file(freezer, "cgroup.procs", pid), 0);
+	assert_int_equal(write_file(freezer, "freezer.state", "FROZEN"), 0);
+	for (int i = 0; i < 100 && strncmp(st, "FROZEN", 6); i++) {
+		snprintf(path, sizeof(path), "%s/freezer.state", freezer);
+		fd = open(path, O_RDONLY);
+		assert_true(fd >= 0);
+		assert_true(read(fd, st, sizeof(st) - 1) > 0);
+		close(fd);
+		usleep(10000);
+	}
+	assert_memory_equal(st, "FROZEN", 6);
+	assert_int_equal(kill(big, SIGKILL), 0);
+	daemon_act(&d, &d.scopes[0], now_usec());
+	assert_int_equal(d.kills, 0);
+	assert_int_equal(d.scopes[0].metrics.reaped_dying, 1);
+	assert_int_equal(victim_flags(&d.victims, big, armed.start_time), OOM_TASK_VICTIM);
+	assert_int_equal(kill(big, 0), 0); /* frozen still: not gone */
+	assert_int_equal(waitpid(small, NULL, WNOHANG), 0);
+	freezer_remove();
 }
 
 static int listings;
@@ -841,6 +913,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_armed_kill, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_armed_victim_exited, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_armed_waits_for_victim, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_armed_then_dying, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_armed_renamed, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_refused_passed_over, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_armed_moved_out, setup, teardown),
