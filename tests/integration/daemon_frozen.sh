@@ -25,6 +25,11 @@ run_case() {
 	wait_grep 20 '^ready' "$tmp/victim" "$victim" || { echo "victim not ready"; return 1; }
 	cg_freeze "$cg"
 	[ "$mode" = noreap ] && args=(--no-reap)
+	# A post-kill hook that leaves a mark: it runs after the reap case's kill, and not after the
+	# dying case's reap (no kill of oomguard's to tell of).
+	printf '#!/bin/sh\ntouch %s/hooked\n' "$tmp" >"$tmp/post.sh"
+	chmod +x "$tmp/post.sh"
+	[ "$mode" = noreap ] || args+=(--post-kill-hook "$tmp/post.sh")
 	if [ "$mode" = dying ]; then
 		kill -KILL "$victim" # stays frozen, SIGKILL pending, memory held
 		sleep 0.2
@@ -55,6 +60,7 @@ assert [x["dying"] for x in t if x["pid"] == int(sys.argv[1])] == [True], t
 	case $mode in
 	reap)
 		[ "${rss:-0}" -lt 10240 ] || { echo "FAIL: reaped victim still has $rss KiB"; return 1; }
+		[ -e "$tmp/hooked" ] || { echo "FAIL: the post-kill hook did not run after the kill"; return 1; }
 		[ "$state" = FROZEN ] || { echo "FAIL: victim not frozen when measured ($state)"; return 1; }
 		grep -q " reap scope=.* pid=$victim .*result=released.* freed_kib=[0-9]\{6,\}" "$tmp/log" ||
 			{ echo "FAIL: no released reap with >= 100000 KiB freed"; cat "$tmp/log"; return 1; }
@@ -66,6 +72,7 @@ assert [x["dying"] for x in t if x["pid"] == int(sys.argv[1])] == [True], t
 			{ echo "FAIL: no released reap with >= 100000 KiB freed"; cat "$tmp/log"; return 1; }
 		! grep -q " kill scope=" "$tmp/log" ||
 			{ echo "FAIL: a dying victim was killed again, or another besides"; cat "$tmp/log"; return 1; }
+		[ ! -e "$tmp/hooked" ] || { echo "FAIL: the post-kill hook ran for a reap of a dying victim"; return 1; }
 		;;
 	noreap)
 		[ "${rss:-0}" -gt 900000 ] || { echo "FAIL: unreaped victim lost its memory ($rss)"; return 1; }
