@@ -6,11 +6,13 @@
 // it does no file I/O but those reads and its output (a tmpfs file), so a machine that stalls
 // everything else still gets its samples.
 // With -g FILE DIR...: every sample also prints to FILE, for each cgroup directly under each DIR,
-// "MS PATH some_total_us full_total_us io_some_us cpu_some_us refault_file refault_anon": its
-// memory.pressure, the `some` totals of its io.pressure and cpu.pressure, and the
-// workingset_refault_file and _anon of its memory.stat (-1 where a file or key is missing): who
-// stalls, on what (the offender's unit, or the others too; a bystander waiting for memory, for
-// its own reads or writes, or for a CPU), and who reads its pages back.
+// "MS PATH some_total_us full_total_us io_some_us cpu_some_us refault_file refault_anon
+// cpu_usage_usec memory_current": its memory.pressure, the `some` totals of its io.pressure and
+// cpu.pressure, the workingset_refault_file and _anon of its memory.stat, the usage_usec of its
+// cpu.stat and its memory.current in bytes (-1 where a file or key is missing): who stalls, on
+// what (the offender's unit, or the others too; a bystander waiting for memory, for its own
+// reads or writes, or for a CPU), who reads its pages back, and who takes the CPUs and the
+// memory (a contender's own service among them).
 // Stops on SIGTERM. Usage: mb_sample [-g FILE DIR...]
 #include <dirent.h>
 #include <signal.h>
@@ -73,7 +75,7 @@ static void groups(FILE *out, char **dirs, long long ms, char *buf, size_t len)
 		if (!d)
 			continue;
 		while ((e = readdir(d))) {
-			long long some, full, io, cpu, rf = -1, ra = -1;
+			long long some, full, io, cpu, rf = -1, ra = -1, use = -1, cur = -1;
 			const char *f;
 
 			if (e->d_type != DT_DIR || e->d_name[0] == '.')
@@ -92,8 +94,14 @@ static void groups(FILE *out, char **dirs, long long ms, char *buf, size_t len)
 				rf = field(buf, "\nworkingset_refault_file ");
 				ra = field(buf, "\nworkingset_refault_anon ");
 			}
-			fprintf(out, "%lld %s/%s %lld %lld %lld %lld %lld %lld\n", ms, *dirs, e->d_name,
-				some, full, io, cpu, rf, ra);
+			snprintf(path, sizeof(path), "%s/%s/cpu.stat", *dirs, e->d_name);
+			if (read_file(path, buf, len) > 0)
+				use = field(buf, "usage_usec ");
+			snprintf(path, sizeof(path), "%s/%s/memory.current", *dirs, e->d_name);
+			if (read_file(path, buf, len) > 0)
+				cur = strtoll(buf, NULL, 10);
+			fprintf(out, "%lld %s/%s %lld %lld %lld %lld %lld %lld %lld %lld\n", ms, *dirs,
+				e->d_name, some, full, io, cpu, rf, ra, use, cur);
 		}
 		closedir(d);
 	}

@@ -29,6 +29,8 @@
 #   MB_PSI_GROUPS=1  the sampler also writes each unit's stall (memory, io, cpu) and refaults
 #                 (out/psi-groups.log); off by default: it reads some 120 files every 200 ms beside
 #                 the workload
+#   MB_BALLAST_KIB=N  a system service holding N KiB of anon memory beside the contender (a
+#                 daemon's own memory, measured without the daemon; default 0: none)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 quick=0 contenders=kernel,oomguard,earlyoom,nohang,systemd-oomd
@@ -138,7 +140,7 @@ cell() {
 	local args="root=/dev/vda rw console=ttyS0 loglevel=4 panic=-1 systemd.show_status=0 $wants"
 	args="$args systemd.zram=$z mb.contender=$cont mb.scenario=$scen mb.quick=$quick mb.zram=$z"
 	args="$args mb.rbps=$rbps mb.wbps=$wbps mb.riops=$riops mb.oompolicy=$policy"
-	args="$args mb.psigroups=${MB_PSI_GROUPS:-0}"
+	args="$args mb.psigroups=${MB_PSI_GROUPS:-0} mb.ballast=${MB_BALLAST_KIB:-0}"
 	local qemu=(qemu-system-x86_64 -accel tcg,tb-size=256 -m 2048 -smp 2 -nodefaults
 		-display none -no-reboot -serial stdio -kernel "$kernel" -initrd "$initrd"
 		-drive "file=$dir/root.qcow2,format=qcow2,if=virtio,cache=unsafe"

@@ -10,7 +10,7 @@ out=/run/mb/out
 mkdir -p "$out" /run/mb/ready
 chown bench:bench /run/mb /run/mb/out /run/mb/ready
 contender=kernel scenario=none quick=0 zram=0 rbps=50M wbps=50M riops=1000 oompolicy=stop
-psigroups=0
+psigroups=0 ballast=0
 for w in $(cat /proc/cmdline); do
 	case $w in
 	mb.contender=*) contender=${w#*=} ;;
@@ -22,6 +22,7 @@ for w in $(cat /proc/cmdline); do
 	mb.riops=*) riops=${w#*=} ;;
 	mb.oompolicy=*) oompolicy=${w#*=} ;;
 	mb.psigroups=*) psigroups=${w#*=} ;;
+	mb.ballast=*) ballast=${w#*=} ;;
 	esac
 done
 
@@ -98,6 +99,7 @@ systemctl set-property --runtime user.slice "${props[@]}" || fail "io.max on use
 	echo "mem_total_kib=$(awk '/^MemTotal:/ { print $2 }' /proc/meminfo)"
 	echo "io=rbps $rbps wbps $wbps riops $riops"
 	echo "psi_groups=$psigroups"
+	echo "ballast_kib=$ballast"
 	echo "io_max=$(tr '\n' ';' </sys/fs/cgroup/user.slice/io.max 2>/dev/null)"
 	case $contender in
 	kernel) echo "contender_version=" ;;
@@ -120,6 +122,10 @@ groups=()
 sampler=$!
 # A system service a user expects to survive (a database, sshd): 64 MiB it keeps.
 systemd-run -q --unit=mb-service /usr/local/bin/mem_eater 64 || fail "mb-service"
+# With mb.ballast=KIB, a system service holding that much anon memory beside any contender: what
+# a daemon's own memory (its RSS and the kernel's memory for it) costs the others, measured alone.
+[ "$ballast" = 0 ] || systemd-run -q --unit=mb-ballast /usr/local/bin/mem_eater "${ballast}K" ||
+	fail "mb-ballast"
 # The probe, first of the user's apps (a terminal): its own user unit, lines to probe.log.
 "${ubus[@]}" systemd-run -q --user --unit=mb-probe -p StandardOutput="file:$out/probe.log" \
 	/usr/local/bin/mb_probe || fail "mb-probe"
@@ -137,6 +143,15 @@ if [ "$contender" = systemd-oomd ]; then
 	grep -q 'user@1000\.service' "$out/oomctl-start.txt" ||
 		fail "systemd-oomd does not watch user@1000.service (oomctl-start.txt)"
 fi
+
+# What the contender's service holds as the scenario starts (its anon, the kernel's memory
+# charged to it, what it locks), and the ballast's (mb.ballast): contender-memory.stat.
+units=$unit
+[ "$ballast" = 0 ] || units="$units mb-ballast.service"
+for u in $units; do
+	f=/sys/fs/cgroup/system.slice/$u/memory.stat
+	[ -r "$f" ] && { echo "unit $u memory.current $(cat "${f%.stat}.current")"; cat "$f"; }
+done >"$out/contender-memory.stat" 2>&1
 
 . /usr/local/lib/mb/scenarios.sh
 if [ -z "$error" ]; then
