@@ -368,6 +368,65 @@ static void test_armed_waits_for_victim(void **state)
 	assert_int_equal(waitpid(small, NULL, WNOHANG), 0);
 }
 
+/* Lines the log wrote while captured (log_set_write()), NUL-terminated. */
+static char logged[8192];
+static size_t logged_len;
+
+static ssize_t log_capture(int fd, const void *buf, size_t len)
+{
+	size_t n = len < sizeof(logged) - 1 - logged_len ? len : sizeof(logged) - 1 - logged_len;
+
+	(void)fd;
+	memcpy(logged + logged_len, buf, n);
+	logged_len += n;
+	logged[logged_len] = '\0';
+	return (ssize_t)len;
+}
+
+static unsigned int armed_lines(void)
+{
+	unsigned int n = 0;
+
+	for (const char *p = logged; (p = strstr(p, "armed scope=")); p++)
+		n++;
+	return n;
+}
+
+/*
+ * The "armed" line goes out at info once for each process pressure chooses: the refresh a
+ * second later that chooses the same process is said at debug only (under pressure each line
+ * costs journald refaults); a choice made again after the candidate was dropped is said again.
+ */
+static void test_armed_said_once(void **state)
+{
+	struct scope *s = &d.scopes[0];
+	uint64_t t = now_usec();
+	int max_prio = log_max_prio;
+
+	(void)state;
+	(void)choose();
+	log_max_prio = LOG_PRIO_INFO;
+	log_set_repeat_window(0);
+	log_set_write(log_capture);
+	logged_len = 0;
+	s->decision.no_progress_loops = CANDIDATE_ARM_LOOPS;
+	arm_scope(&d, s, t);
+	assert_int_equal(s->cand.task.pid, big);
+	assert_int_equal(armed_lines(), 1);
+	arm_scope(&d, s, t + CANDIDATE_REFRESH_USEC); /* the refresh: listed and chosen again */
+	assert_int_equal(s->cand.task.pid, big);
+	assert_int_equal(s->cand.time_usec, t + CANDIDATE_REFRESH_USEC);
+	assert_int_equal(armed_lines(), 1);
+	candidate_drop(s);
+	arm_scope(&d, s, t + 2 * CANDIDATE_REFRESH_USEC);
+	assert_int_equal(s->cand.task.pid, big);
+	assert_int_equal(armed_lines(), 2);
+	log_set_write(NULL);
+	log_set_repeat_window(LOG_REPEAT_WINDOW_USEC);
+	log_max_prio = max_prio;
+	s->decision.no_progress_loops = 0;
+}
+
 /*
  * The candidate chosen ahead is SIGKILLed by another (the kernel's OOM killer, a user) after
  * it was armed, and cannot run (frozen): at the verdict its stat shows the SIGKILL pending, so
@@ -914,6 +973,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_armed_victim_exited, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_armed_waits_for_victim, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_armed_then_dying, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_armed_said_once, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_armed_renamed, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_refused_passed_over, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_armed_moved_out, setup, teardown),
