@@ -244,15 +244,19 @@ if cc -std=gnu11 -D_GNU_SOURCE -O2 -Wall -Wextra -Werror -Wshadow -Wconversion \
 	echo "some avg10=0.00 avg60=0.00 avg300=0.00 total=89" >"$d/cg/app.scope/io.pressure"
 	printf 'anon 4096\nworkingset_refault_anon 12\nworkingset_refault_file 345\n' \
 		>"$d/cg/app.scope/memory.stat"
+	printf 'usage_usec 678\nuser_usec 600\nsystem_usec 78\n' >"$d/cg/app.scope/cpu.stat"
+	echo 901234 >"$d/cg/app.scope/memory.current"
 	"$d/mb_sample" -g "$d/groups" "$d/cg" "$d/nothere" >/dev/null &
 	sp=$!
 	sleep 0.5
 	kill "$sp"
 	wait "$sp"
-	# io's some total, cpu.pressure missing (-1), the memory.stat refaults (file, anon)
+	# io's some total, cpu.pressure missing (-1), the memory.stat refaults (file, anon), the CPU
+	# time used, memory.current
 	awk -v p="$d/cg/app.scope" '$2 != p || $3 != 1234 || $4 != 567 || $5 != 89 || $6 != -1 ||
-		$7 != 345 || $8 != 12 || NF != 8 { bad = 1 } END { exit bad || !NR }' "$d/groups" ||
-		fail "mb_sample -g: want 'MS $d/cg/app.scope 1234 567 89 -1 345 12' lines:" \
+		$7 != 345 || $8 != 12 || $9 != 678 || $10 != 901234 || NF != 10 { bad = 1 }
+		END { exit bad || !NR }' "$d/groups" ||
+		fail "mb_sample -g: want 'MS $d/cg/app.scope 1234 567 89 -1 345 12 678 901234' lines:" \
 			"$(head -n 2 "$d/groups")"
 	"$d/mb_sample" -x 2>/dev/null && fail "mb_sample -x: want an error"
 else
