@@ -123,13 +123,8 @@ bool listing_known_only(const struct scope *s)
 
 void arm_scope(struct daemon *d, struct scope *s, uint64_t now)
 {
-	struct candidate *c = &s->cand;
+	const struct candidate *c = &s->cand;
 	char comm[ESCAPED_COMM_LEN];
-	bool pressed = s->decision.no_progress_loops >= CANDIDATE_ARM_LOOPS;
-	bool held = c->pidfd >= 0; /* a refresh: the choice so far still held */
-	int was_pid = c->task.pid;
-	unsigned long long was_start = c->task.start_time;
-	bool again, said;
 	uint64_t t0;
 	int r;
 
@@ -149,17 +144,14 @@ void arm_scope(struct daemon *d, struct scope *s, uint64_t now)
 		return;
 	}
 	/*
-	 * At info once for each process pressure makes the choice; a refresh that chooses it
-	 * again says nothing new, at debug. Each line costs the machine when it is short of
-	 * memory: journald faults its journal's pages back in to write it (machine bench, fit,
-	 * the 1792 MiB job: journald refaulted 20,071 pages in 13 s for five such lines, none in
-	 * three boots without them).
+	 * At debug, pressure or not: a line costs the machine most when it is short of memory,
+	 * and a choice ahead is not an act (the kill line says it all when it comes). In the
+	 * machine bench's fit (a 1792 MiB job held 5 s in 2 GiB), journald refaulted 5,688 to
+	 * 20,071 pages during the job in each boot where this line went out at info, once to
+	 * five times, and none in the boots where it did not.
 	 */
-	again = held && c->task.pid == was_pid && c->task.start_time == was_start;
-	said = again && c->said;
-	c->said = said || pressed;
 	escape_comm(c->task.comm, comm, sizeof(comm));
-	log_msg(pressed && !said ? LOG_PRIO_INFO : LOG_PRIO_DEBUG,
+	log_msg(LOG_PRIO_DEBUG,
 		"armed scope=%s pid=%d comm=%s rss_kib=%llu badness=%ld loops=%d tasks=%zu "
 		"new_left_out=%zu not_kept=%zu listing_usec=%llu",
 		s->name, c->task.pid, comm,

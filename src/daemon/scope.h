@@ -181,7 +181,6 @@ struct candidate {
 	struct kill_unit unit; /* what dies with it (unit.h) */
 	int64_t uid;	       /* its real uid, -1: not read (read only for the helper) */
 	char cgroup[CONFIG_PATH_MAX]; /* its cgroup, "": not read (likewise) */
-	bool said;                    /* its "armed" line went out at info (arm_scope()) */
 };
 
 /*

@@ -114,8 +114,9 @@ flood_run() {
 		# Its verdicts and kills, with the inputs and latencies they logged.
 		grep -E ': (oom|kill|reap|resolved before kill|victim gone before kill) scope=' "$OG_LOG" |
 			head -n 12 | cut -c1-400 | sed "s/^/INFO flood-$label: log: /"
-		# Its victims chosen ahead (how long each listing took) and its round count.
-		info "flood-$label: armed $(grep -c ': armed scope=' "$OG_LOG") times; listing_usec:" \
+		# Its victims chosen ahead (how long each listing took; debug lines, none at the default
+		# level) and its round count.
+		info "flood-$label: armed $(grep -c ': armed scope=' "$OG_LOG") times (debug); listing_usec:" \
 			"$(grep -o 'listing_usec=[0-9]*' "$OG_LOG" | cut -d= -f2 | tr '\n' ' ' | cut -c1-300);" \
 			"$(grep -o 'stopping: [0-9]* rounds' "$OG_LOG")"
 		# With --log-level debug (VM_OOMGUARD_ARGS): how its rounds were judged, and the
