@@ -3,23 +3,27 @@
 # The machine bench's report: each cell's figures (metrics.sh) in tables, frozen seconds per
 # contender and scenario, oomguard's ratio to each contender, and plots (gnuplot: frozen seconds;
 # per scenario, the probe's lateness and MemAvailable over time) beside the report.
-# Usage: bench/machine/report.sh [--out=FILE] [--title=TEXT] RUNDIR...
+# Usage: bench/machine/report.sh [--out=FILE] [--title=TEXT] [--why=FILE] RUNDIR...
 #   RUNDIR  a directory of cells (bench/machine/run.sh --out): RUNDIR/SCENARIO[-zram]/CONTENDER/;
 #           a cell in several RUNDIRs is a repeat: the tables give the median of its frozen
 #           seconds (min-max, n), premature and wrong victims summed; "Every cell" lists each
 #   --out   the report (default docs/bench-machine.md); plots go to FILE's name without .md/
+#   --why   what is known of each scenario's losses (default bench/machine/why.txt): lines
+#           "SCENARIO<TAB>TEXT"; the report gives each losing scenario's, or says it has none
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-out=docs/bench-machine.md title=""
+out=docs/bench-machine.md title="" why=bench/machine/why.txt
 dirs=()
 for arg in "$@"; do
 	case $arg in
 	--out=*) out=${arg#*=} ;;
 	--title=*) title=${arg#*=} ;;
+	--why=*) why=${arg#*=} ;;
 	--*) echo "report.sh: unknown option $arg" >&2; exit 2 ;;
 	*) dirs+=("$arg") ;;
 	esac
 done
+[ -r "$why" ] || { echo "report.sh: cannot read the --why file $why" >&2; exit 2; }
 [ ${#dirs[@]} -gt 0 ] || { echo "usage: report.sh [--out=FILE] RUNDIR..." >&2; exit 2; }
 plots=${out%.md}
 tmp=$(mktemp -d /tmp/oomguard-mb-report.XXXXXX)
@@ -142,6 +146,20 @@ goal() {
 		}' "$tmp/agg"
 }
 
+# For each scenario the goal lists, what is known of why (the --why file), in the goal's order.
+why_losses() {
+	local l text
+	sed -n 's/^- \([^:]*\): .*/\1/p' "$tmp/goal" | awk '!seen[$0]++' >"$tmp/losing"
+	[ -s "$tmp/losing" ] || return 0
+	echo "Why, as far as measured (bench/machine/README.md has the runs):"
+	echo
+	while read -r l; do
+		text=$(awk -F'\t' -v l="$l" '$1 == l { print $2; exit }' "$why")
+		echo "- $l: ${text:-not explained yet}"
+	done <"$tmp/losing"
+	echo
+}
+
 # Plots: the frozen seconds; per scenario, the probe's lateness and MemAvailable over time.
 plotted=0
 if command -v gnuplot >/dev/null; then
@@ -233,8 +251,9 @@ rel=${plots#"$(dirname "$out")/"}
 		echo
 		[ "$(echo "$present" | wc -w)" -gt 1 ] ||
 			echo "- (oomguard alone in these cells: only its own wrong and premature kills count)"
-		goal
+		goal | tee "$tmp/goal"
 		echo
+		why_losses
 	fi
 	echo "## Every cell"
 	echo

@@ -298,6 +298,19 @@ grep -qxF -- '- flood: 4 wrong victims' "$d/r.md" ||
 grep -qxF -- '- flood: 1 premature kills' "$d/r.md" || fail "goal: no premature line"
 grep -qxF -- '- flood: 3 frozen seconds, nohang had 1' "$d/r.md" || fail "goal: no frozen line"
 grep -q -- 'earlyoom had' "$d/r.md" && fail "goal: oomguard's 3 s against 6 s is no loss"
+# Why: each losing scenario once, with the --why file's text, or "not explained yet".
+printf '# a comment\nfit\tnot this one\nflood\tthe writers, measured\n' >"$d/why"
+bench/machine/report.sh --out="$d/rw.md" --why="$d/why" "$r" >/dev/null || fail "report.sh --why"
+[ "$(grep -c '^- flood: the writers, measured$' "$d/rw.md")" = 1 ] ||
+	fail "why: $(sed -n '/^Why/,/^## Every/p' "$d/rw.md")"
+grep -q '^- fit: not this one' "$d/rw.md" && fail "why: fit lost nothing, yet explained"
+printf 'fit\tx\n' >"$d/why"
+bench/machine/report.sh --out="$d/rw.md" --why="$d/why" "$r" >/dev/null || fail "report.sh --why"
+grep -qxF -- '- flood: not explained yet' "$d/rw.md" ||
+	fail "why, none known: $(sed -n '/^Why/,/^## Every/p' "$d/rw.md")"
+bench/machine/report.sh --out="$d/rw.md" --why="$d/nowhy" "$r" >/dev/null 2>"$d/err" &&
+	fail "report.sh --why=MISSING: want an error"
+grep -q "cannot read the --why file $d/nowhy" "$d/err" || fail "report.sh --why: $(cat "$d/err")"
 
 # Repeats: the flood's oomguard cell again in two more run dirs (0 and 8 frozen seconds, one
 # more premature kill): the median of 3, 0 and 8 is 3; premature kills are summed; every boot
