@@ -83,6 +83,10 @@ int daemon_arm(struct daemon *d, struct scope *s, uint64_t now)
 	unit_find(s, d->tasks.mounts, task_proc_pid(t), d->self_pid, now, d->scratch,
 		  sizeof(d->scratch), &c->unit);
 	candidate_identify(d, s, c);
+	if (task_proc_confirm(s->root, t) < 0) { /* the unit read may be another process's */
+		candidate_drop(s);
+		return -ESTALE;
+	}
 	return 0;
 }
 

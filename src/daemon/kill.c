@@ -431,6 +431,12 @@ int kill_open_confirmed(struct daemon *d, const struct scope *s, const struct oo
 		sys->close(pidfd);
 		return -EXDEV;
 	}
+	/* Read through a thread of a process whose leader is gone: that thread still its own, or
+	 * its tid, and what the reads above and the unit's saw, may be another process's. */
+	if (task_proc_confirm(s->root, victim) < 0) {
+		sys->close(pidfd);
+		return -ESTALE;
+	}
 	return pidfd;
 }
 
@@ -515,7 +521,7 @@ static bool act_armed(struct daemon *d, struct scope *s, uint64_t detect_usec)
 		k.dying = true;
 	r = unit_in_scope(s, d->tasks.mounts, task_proc_pid(&c->task), d->scratch,
 			  sizeof(d->scratch));
-	if (r == 0 || r == -ESRCH || r == -ENOENT)
+	if (r == 0 || r == -ESRCH || r == -ENOENT || task_proc_confirm(s->root, &c->task) < 0)
 		return false;
 	if (recheck_resolved(d, s, &c->task, &k.usage_before))
 		return true;

@@ -62,6 +62,9 @@ static int rule_flags(struct task_list *tl, const char *root, const struct confi
 	}
 	memcpy(a.comm, t->comm, sizeof(a.comm));
 	r = match_read(root, tl->mounts, task_proc_pid(t), needs, scratch, size, &a);
+	/* read through a thread gone since, maybe another process's: at the next listing */
+	if (r == 0 && task_proc_confirm(root, t) < 0)
+		r = -EBUSY;
 	if (r < 0)
 		return r;
 	t->flags |= match_flags(c, &a, NULL);

@@ -10,6 +10,7 @@
 
 #include "daemon/config.h"
 #include "daemon/scope.h"
+#include "linux/procfs.h"
 #include "policy/badness.h"
 
 /* task_proc_pid() - the pid whose /proc files show @t's memory and cgroup: a live thread's when
@@ -17,6 +18,14 @@
 static inline int task_proc_pid(const struct oom_task *t)
 {
 	return t->mm_tid ? t->mm_tid : t->pid;
+}
+
+/* task_proc_confirm() - after a read through task_proc_pid(@t): 0 when what it read was @t's
+ * (read as itself, or through a thread still among its own), -ESRCH when that thread has gone
+ * (its tid may name another process since: pid_has_thread()), -errno. */
+static inline int task_proc_confirm(const char *root, const struct oom_task *t)
+{
+	return t->mm_tid ? pid_has_thread(root, t->pid, t->mm_tid) : 0;
 }
 
 #define TASKS_MAX   4096

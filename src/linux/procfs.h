@@ -154,6 +154,12 @@ int read_max_readahead_kb(const char *root, char *buf, size_t size, uint64_t *re
 int read_pid_stat(const char *root, pid_t pid, char *buf, size_t size, struct pid_stat *ret_stat);
 int read_pid_status(const char *root, pid_t pid, char *buf, size_t size,
 		    struct pid_status *ret_status);
+/*
+ * pid_has_thread() - whether @tid is still a thread of process @pid (/proc/@pid/task/@tid is
+ * there). A read through /proc/@tid, done before, was the process's if so: a tid that exited and
+ * was given to another process since is not among @pid's threads. Return: 0, -ESRCH, -errno.
+ */
+int pid_has_thread(const char *root, pid_t pid, pid_t tid);
 /* read_task_status() - /proc/@pid/task/@tid/status: what one thread shows of the process. */
 int read_task_status(const char *root, pid_t pid, pid_t tid, char *buf, size_t size,
 		     struct pid_status *ret_status);

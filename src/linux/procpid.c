@@ -286,6 +286,19 @@ int read_task_status(const char *root, pid_t pid, pid_t tid, char *buf, size_t s
 	return n < 0 ? (int)n : parse_pid_status_buf(buf, ret_status);
 }
 
+int pid_has_thread(const char *root, pid_t pid, pid_t tid)
+{
+	char path[64];
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%d", (int)pid, (int)tid);
+	fd = sys_open_path(root, path, O_RDONLY | O_DIRECTORY);
+	if (fd < 0)
+		return fd == -ENOENT ? -ESRCH : fd;
+	sys->close(fd);
+	return 0;
+}
+
 int read_pid_live_thread(const char *root, pid_t pid, char *buf, size_t size, pid_t *ret_tid,
 			 struct pid_stat *ret_stat)
 {

@@ -4,6 +4,7 @@
  * (start time differs). In each case nothing is killed, the other task in the scope lives. */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -42,6 +43,18 @@ static void rename_self(int sig)
 
 /* A child that joins the cgroup, touches @mib MiB, says so, and waits to be killed (SIGUSR1
  * renames it). */
+/* An eater of this size leaves by pthread_exit() once ready, a second thread holding its memory:
+ * its leader a zombie, the process read through that thread (0: none). */
+static size_t leader_gone_mib;
+
+static void *hold_forever(void *arg)
+{
+	(void)arg;
+	for (;;)
+		pause();
+	return NULL;
+}
+
 static pid_t spawn_eater(size_t mib)
 {
 	int p[2];
@@ -68,8 +81,16 @@ static pid_t spawn_eater(size_t mib)
 			_exit(1);
 		memset(m, 1, mib << 20);
 		signal(SIGUSR1, rename_self);
+		if (mib == leader_gone_mib) {
+			pthread_t t;
+
+			if (pthread_create(&t, NULL, hold_forever, NULL) != 0)
+				_exit(1);
+		}
 		if (write(p[1], "r", 1) < 0)
 			_exit(1);
+		if (mib == leader_gone_mib)
+			pthread_exit(NULL);
 		for (;;)
 			pause();
 	}
@@ -78,6 +99,29 @@ static pid_t spawn_eater(size_t mib)
 		pid = -1;
 	close(p[0]);
 	return pid;
+}
+
+/* Waits until @pid's leader is a zombie (its stat's state Z). Return: 0, or -1 after 2 s. */
+static int wait_leader_gone(pid_t pid)
+{
+	char path[64], buf[256], *p;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	for (int i = 0; i < 200; i++) {
+		FILE *f = fopen(path, "re");
+
+		buf[0] = '\0';
+		if (f) {
+			if (!fgets(buf, sizeof(buf), f))
+				buf[0] = '\0';
+			fclose(f);
+		}
+		p = strrchr(buf, ')');
+		if (p && p[1] == ' ' && p[2] == 'Z')
+			return 0;
+		usleep(10000);
+	}
+	return -1;
 }
 
 static void reap_child(pid_t *pid)
@@ -158,6 +202,17 @@ static int setup(void **state)
 
 	(void)state;
 	return setup_with(5, argv);
+}
+
+/* The big eater's leader leaves once it is ready (leader_gone_mib). */
+static int setup_leader_gone(void **state)
+{
+	int r;
+
+	leader_gone_mib = 16;
+	r = setup(state);
+	leader_gone_mib = 0;
+	return r || wait_leader_gone(big);
 }
 
 /* The eaters are forks of this program: their name starts "test_daemon_". */
@@ -422,6 +477,58 @@ static void test_armed_line_debug(void **state)
 	log_set_repeat_window(LOG_REPEAT_WINDOW_USEC);
 	log_max_prio = max_prio;
 	s->decision.no_progress_loops = 0;
+}
+
+/* Opens of /proc/PID/task/TID (the directory itself) fail as if the thread had gone, after the
+ * first @gone_after of them. */
+static int gone_pid, gone_tid, gone_after;
+
+static int thread_gone_openat(int dirfd, const char *path, int flags, mode_t mode)
+{
+	char want[64];
+
+	snprintf(want, sizeof(want), "/proc/%d/task/%d", gone_pid, gone_tid);
+	if (!strcmp(path, want) && gone_after-- <= 0)
+		return -ENOENT;
+	return sys_ops_real.openat(dirfd, path, flags, mode);
+}
+
+/*
+ * The big eater's leader has gone; it is read through its live thread (/proc/TID), chosen
+ * ahead. By the verdict that thread is no longer among the process's own (faked: its tid may
+ * name another process now, whose cgroup the unit's read saw): the armed kill is not taken, nor
+ * the kill of the listing made then; nothing is signalled, the small eater lives.
+ */
+static void test_armed_thread_gone(void **state)
+{
+	struct scope *s = &d.scopes[0];
+
+	(void)state;
+	(void)choose();
+	assert_int_equal(daemon_arm(&d, s, now_usec()), 0);
+	assert_int_equal(s->cand.task.pid, big);
+	assert_true(s->cand.task.mm_tid > 0 && s->cand.task.mm_tid != big);
+	gone_pid = big;
+	gone_tid = s->cand.task.mm_tid;
+	fake.openat = thread_gone_openat;
+	/* chosen with the thread gone, or gone after the pidfd was confirmed and before the unit
+	 * was read: not armed (the unit may be another process's) */
+	for (gone_after = 0; gone_after <= 1; gone_after++) {
+		int after = gone_after;
+
+		assert_int_equal(daemon_arm(&d, s, now_usec()), -ESTALE);
+		assert_int_equal(s->cand.pidfd, -1);
+		gone_after = after;
+	}
+	fake.openat = sys_ops_real.openat;
+	assert_int_equal(daemon_arm(&d, s, now_usec()), 0);
+	fake.openat = thread_gone_openat;
+	gone_after = 0;
+	daemon_act(&d, s, now_usec());
+	fake.openat = sys_ops_real.openat;
+	assert_int_equal(d.kills, 0);
+	assert_int_equal(kill(big, 0), 0);
+	assert_small_alive();
 }
 
 /*
@@ -970,6 +1077,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_armed_victim_exited, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_armed_waits_for_victim, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_armed_then_dying, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_armed_thread_gone, setup_leader_gone, teardown),
 	    cmocka_unit_test_setup_teardown(test_armed_line_debug, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_armed_renamed, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_refused_passed_over, setup, teardown),

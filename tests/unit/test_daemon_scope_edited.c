@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "daemon/events.h"
+#include "daemon/options.h"
 #include "daemon/scope.h"
 #include "daemon/tasks.h"
 #include "linux/sys.h"
@@ -642,6 +643,19 @@ static void test_leader_gone(void **state)
 	assert_int_equal(tl.tasks[idx].rss_pages, 524288);
 	assert_int_equal(tl.tasks[idx].pgtables_pages, 1024); /* from the thread's status */
 	assert_int_equal(tl.tasks[idx].start_time, 900);     /* known by the leader */
+	/* What was read through /proc/4401 was the process's while 4401 is one of its threads. */
+	assert_int_equal(task_proc_confirm(root, &tl.tasks[idx]), 0);
+	/* The thread exits and its tid goes to another process, in another cgroup: /proc/4401 is
+	 * that one's, and a read through it (the unit, the rules) must not count as the hog's. */
+	snprintf(dir, sizeof(dir), "mv %s/proc/4400/task/4401 %s/gone-4401", root, root);
+	assert_int_equal(system(dir), 0);
+	put(root, 4401, "cgroup", "0::/other.slice/other.service\n");
+	assert_int_equal(task_proc_confirm(root, &tl.tasks[idx]), -ESRCH);
+	assert_int_equal(pid_has_thread(root, 4400, 4401), -ESRCH);
+	snprintf(dir, sizeof(dir), "rm -r %s/proc/4401 && mv %s/gone-4401 %s/proc/4400/task/4401",
+		 root, root, root);
+	assert_int_equal(system(dir), 0);
+	assert_int_equal(pid_has_thread(root, 4400, 4401), 0);
 	/* The thread has a SIGKILL pending (field 31): the process is dying, reaped if chosen. */
 	snprintf(line, sizeof(line), thread, 'D', 256);
 	put(root, 4400, "task/4401/stat", line);
@@ -649,6 +663,75 @@ static void test_leader_gone(void **state)
 	/* The thread exits too (a zombie now): no memory anywhere, 1234 is the victim. */
 	put(root, 4400, "task/4401/stat", zombie);
 	choose(&s, &c, &vt, OOM_SELECT_VICTIM, 1234);
+	tasks_close(&tl);
+	scope_close(&s);
+	fixture_remove(root);
+}
+
+/* The race of test_tid_reused: when the listing opens /proc/4401/cgroup (the live thread's), the
+ * thread has just exited and its tid is another process's, in another cgroup. */
+static char race_root[64];
+
+static int tid_reused_openat(int dirfd, const char *path, int flags, mode_t mode)
+{
+	char cmd[300];
+
+	if (strstr(path, "/proc/4401/cgroup") && race_root[0]) {
+		snprintf(cmd, sizeof(cmd), "mv %s/proc/4400/task/4401 %s/gone-4401", race_root,
+			 race_root);
+		assert_int_equal(system(cmd), 0);
+		race_root[0] = '\0';
+	}
+	return sys_ops_real.openat(dirfd, path, flags, mode);
+}
+
+/*
+ * A leader-gone process is read through its live thread's /proc/TID, cgroup included. When that
+ * thread exits between the scan of the task directory and the read, the tid may already name
+ * another process: the rules would judge the hog by the other's cgroup (here protected, so the
+ * hog would be passed over and a smaller process killed). The read is confirmed afterwards
+ * (/proc/4400/task/4401 still there): the listing chooses nothing this time.
+ */
+static void test_tid_reused(void **state)
+{
+	char root[] = "/tmp/oomguard-test-tidreuse-XXXXXX";
+	static const char zombie[] =
+	    "4400 (hog) Z 1 4400 4400 0 -1 4227084 0 0 0 0 0 0 0 0 20 0 2 0 900 0 0 "
+	    "18446744073709551615 0 0 0 0 0 0 0 0 0 0 0 0 17 0 0 0 0 0 0 0 0 0 0 0 0 0\n";
+	static const char thread[] =
+	    "4401 (hog) S 1 4400 4400 0 -1 4194368 0 0 0 0 0 0 0 0 20 0 2 0 901 2200000000 "
+	    "524288 18446744073709551615 1 1 0 0 0 0 0 0 0 0 0 0 17 0 0 0 0 0 0 0 0 0 0 0 0 0\n";
+	char *argv[] = {"run", "--protect-cgroup", "/other.slice", NULL};
+	static struct sys_ops fake;
+	struct victim_table vt = {0};
+	char err[256] = "", dir[600];
+	struct config c;
+	struct scope s;
+
+	(void)state;
+	machine_copy(root, &c, &s);
+	assert_int_equal(options_parse(&c, 3, argv, err, sizeof(err)), 0);
+	put(root, 4400, "stat", zombie);
+	put(root, 4400, "oom_score_adj", "0\n");
+	put(root, 4400, "status", "Name:\thog\nState:\tZ (zombie)\nThreads:\t2\n");
+	put(root, 4400, "cgroup", "0::/\n");
+	snprintf(dir, sizeof(dir), "mkdir -p %s/proc/4400/task/4400 %s/proc/4400/task/4401", root,
+		 root);
+	assert_int_equal(system(dir), 0);
+	put(root, 4400, "task/4400/stat", zombie);
+	put(root, 4400, "task/4401/stat", thread);
+	put(root, 4400, "task/4401/status",
+	    "Name:\thog\nState:\tS (sleeping)\nVmRSS:\t2097152 kB\nVmSwap:\t0 kB\n"
+	    "VmPTE:\t4096 kB\nThreads:\t2\nSigPnd:\t0000000000000000\n");
+	/* /proc/4401 is the thread while it lives, another process's tid once it is gone */
+	put(root, 4401, "cgroup", "0::/other.slice/other.service\n");
+	snprintf(race_root, sizeof(race_root), "%s", root);
+	fake = sys_ops_real;
+	fake.openat = tid_reused_openat;
+	sys = &fake;
+	assert_int_equal(tasks_acquire(&tl, &s, &c, &vt, 1, scratch, sizeof(scratch)), -EBUSY);
+	sys = &sys_ops_real;
+	assert_int_equal(race_root[0], '\0'); /* the race was run */
 	tasks_close(&tl);
 	scope_close(&s);
 	fixture_remove(root);
@@ -776,6 +859,7 @@ int main(void)
 	    cmocka_unit_test(test_machine_tasks),
 	    cmocka_unit_test(test_kthread_pid_reused),
 	    cmocka_unit_test(test_leader_gone),
+	    cmocka_unit_test(test_tid_reused),
 	    cmocka_unit_test(test_v1_group_many_tasks),
 	    cmocka_unit_test(test_mountinfo_large_host),
 	    cmocka_unit_test(test_demand),
