@@ -248,11 +248,12 @@ struct sharers {
 };
 
 /*
- * The children of @victim that share its mm without having exec'd (OOM_TASK_VFORK in the
- * listing), each confirmed through a pidfd: the start time listed, @victim its parent, one mm
- * (kcmp, which needs the victim's mm: asked before its SIGKILL). Killing the victim alone frees
- * nothing while one of them holds the mm, so they die with it, as oom_kill_process() kills
- * every process that shares the victim's mm.
+ * The processes of the last listing that share @victim's mm without having exec'd
+ * (OOM_TASK_VFORK: one mm with their parent), each confirmed through a pidfd: the start time
+ * listed, one mm with @victim (kcmp, which needs the victim's mm: asked before its SIGKILL).
+ * Its vfork children, and theirs in turn (a child's child shares its parent's mm, so the
+ * victim's too). Killing the victim alone frees nothing while one of them holds the mm, so they
+ * die with it, as oom_kill_process() kills every process that shares the victim's mm.
  */
 static void sharers_find(struct daemon *d, const struct scope *s, const struct oom_task *victim,
 			 struct sharers *sh)
@@ -270,8 +271,7 @@ static void sharers_find(struct daemon *d, const struct scope *s, const struct o
 			continue;
 		if (tasks_read_stat(&d->tasks, s->root, t->pid, d->scratch, sizeof(d->scratch),
 				    &st) ||
-		    st.start_time != t->start_time || st.ppid != victim->pid ||
-		    sys->kcmp_vm(t->pid, victim->pid) != 0) {
+		    st.start_time != t->start_time || sys->kcmp_vm(t->pid, victim->pid) != 0) {
 			sys->close(fd);
 			continue;
 		}

@@ -531,6 +531,40 @@ static void test_armed_thread_gone(void **state)
 	assert_small_alive();
 }
 
+/* kcmp(KCMP_VM) says the small eater shares every mm it is compared with: its parent's (so the
+ * listing flags it a vfork child) and the big eater's. */
+static int small_shares_kcmp_vm(pid_t pid1, pid_t pid2)
+{
+	return pid1 == small ? 0 : sys_ops_real.kcmp_vm(pid1, pid2);
+}
+
+/*
+ * A process that shares the victim's mm without being its child (a vfork child's own vfork
+ * child: its parent's mm is the victim's) dies with the victim, as the kernel kills every
+ * sharer of the mm: killing the victim alone would free nothing while it holds the mm. Here
+ * the small eater, a child of this test, plays it through a faked kcmp. It is no victim of its
+ * own (a vfork child is never chosen) and no kill is counted for it.
+ */
+static void test_sharer_not_a_child(void **state)
+{
+	int status = 0;
+
+	(void)state;
+	fake.kcmp_vm = small_shares_kcmp_vm;
+	(void)choose();
+	daemon_act(&d, &d.scopes[0], now_usec());
+	fake.kcmp_vm = sys_ops_real.kcmp_vm;
+	assert_int_equal(d.kills, 1);
+	assert_int_equal(waitpid(big, &status, 0), big);
+	assert_true(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+	big = 0;
+	for (int i = 0; i < 200 && waitpid(small, &status, WNOHANG) == 0; i++)
+		usleep(10000); /* 2 s at most: a sharer left alive fails here, it does not hang */
+	assert_int_equal(kill(small, 0), -1);
+	assert_true(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+	small = 0;
+}
+
 /*
  * The candidate chosen ahead is SIGKILLed by another (the kernel's OOM killer, a user) after
  * it was armed, and cannot run (frozen): at the verdict its stat shows the SIGKILL pending, so
@@ -1078,6 +1112,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_armed_waits_for_victim, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_armed_then_dying, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_armed_thread_gone, setup_leader_gone, teardown),
+	    cmocka_unit_test_setup_teardown(test_sharer_not_a_child, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_armed_line_debug, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_armed_renamed, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_refused_passed_over, setup, teardown),
