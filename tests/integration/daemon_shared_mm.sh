@@ -9,7 +9,8 @@
 #           shows the root; it is seen through the live thread, killed and its memory reaped
 #   vfork   the eater vforks a child that never execs (-V): the child shows the parent's RSS
 #           and is newer; killing it frees nothing, so the parent is the victim and the child
-#           dies with it in the same verdict (a "kill sharer" line), as oom_kill_process() does
+#           dies with it in the same verdict (a "kill sharer" line), as oom_kill_process() does;
+#           before, `status --tasks` says why the child is no candidate
 set -u
 cd "$(dirname "$0")/../.."
 CG_TAG=sharedmm . tests/lib/cgroup.sh
@@ -42,6 +43,11 @@ run_case() {
 			{ echo "FAIL: the eater's leader is no zombie: -L did not work"; return 1; }
 	else
 		child=$(child_of "$big") || { echo "FAIL: no vfork child of $big"; return 1; }
+		# status names why the child is no candidate, though it shows 600 MiB
+		"$OG_BIN" status --cgroup "$dir" --tasks | grep " pid=$child " |
+			grep -qF "its parent's memory (vfork)" ||
+			{ echo "FAIL: status --tasks does not say why $child is excluded:"
+			  "$OG_BIN" status --cgroup "$dir" --tasks; return 1; }
 	fi
 	echo "$mode: eater $big (stat: $(awk '{ print "state " $3 ", " $20 " threads, rss " $24 }' \
 		"/proc/$big/stat"))${child:+, vfork child $child}, oom_score $(cat "/proc/$big/oom_score")"
