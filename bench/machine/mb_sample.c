@@ -12,7 +12,8 @@
 // cpu.stat and its memory.current in bytes (-1 where a file or key is missing): who stalls, on
 // what (the offender's unit, or the others too; a bystander waiting for memory, for its own
 // reads or writes, or for a CPU), who reads its pages back, and who takes the CPUs and the
-// memory (a contender's own service among them).
+// memory (a contender's own service among them). A line for PATH /proc/pressure comes first: the
+// machine's memory some and full, io and cpu some (kswapd's stall is only there), the rest -1.
 // Stops on SIGTERM. Usage: mb_sample [-g FILE DIR...]
 #include <dirent.h>
 #include <signal.h>
@@ -67,7 +68,18 @@ static long long some_total(const char *dir, const char *name, char *buf, size_t
 static void groups(FILE *out, char **dirs, long long ms, char *buf, size_t len)
 {
 	char path[4096];
+	long long msome = -1, mfull = -1;
+	const char *f;
 
+	/* the machine's own line first: its memory, io and cpu `some` (memory `full` too) */
+	if (read_file("/proc/pressure/memory", buf, len) > 0) {
+		msome = field(buf, "total=");
+		f = strstr(buf, "full");
+		mfull = f ? field(f, "total=") : -1;
+	}
+	fprintf(out, "%lld /proc/pressure %lld %lld %lld %lld -1 -1 -1 -1\n", ms, msome, mfull,
+		some_total("/proc/pressure", "io", buf, len),
+		some_total("/proc/pressure", "cpu", buf, len));
 	for (; *dirs; dirs++) {
 		DIR *d = opendir(*dirs);
 		struct dirent *e;
@@ -76,7 +88,6 @@ static void groups(FILE *out, char **dirs, long long ms, char *buf, size_t len)
 			continue;
 		while ((e = readdir(d))) {
 			long long some, full, io, cpu, rf = -1, ra = -1, use = -1, cur = -1;
-			const char *f;
 
 			if (e->d_type != DT_DIR || e->d_name[0] == '.')
 				continue;

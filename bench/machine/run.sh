@@ -118,7 +118,7 @@ hostcg_new machine "$((4 << 30))"
 cell() {
 	local base=$1 scen=$2 z=$3 cont=$4 dir wants="" rc start
 	dir=$base/$scen/$cont
-	[ "$z" = 1 ] && dir=$outdir/$scen-zram/$cont
+	[ "$z" = 1 ] && dir=$base/$scen-zram/$cont
 	[ "$policy" = stop ] || dir=${dir%/*}-$policy/$cont
 	if [ $resume = 1 ] && [ -s "$dir/out/meta" ] && [ ! -e "$dir/results.img" ]; then
 		echo "run.sh: $scen zram=$z $cont: kept (results in $dir)"

@@ -24,6 +24,7 @@ void config_defaults(struct config *c)
 	c->per_scope.reserve_permille = CONFIG_DEFAULT_RESERVE_PERMILLE;
 	c->per_scope.kill_unit = KILL_UNIT_AUTO;
 	c->stall_bound_permille = PROGRESS_STALL_BOUND_PERMILLE;
+	c->cpu_stall_bound_permille = PROGRESS_CPU_STALL_BOUND_PERMILLE;
 	c->refault_min_pages = PROGRESS_REFAULT_MIN_PAGES;
 	c->log_level = LOG_PRIO_INFO;
 	c->oomd_xattrs = true;
@@ -99,6 +100,7 @@ void config_valid(const char *key, char *buf, size_t size)
 	    {"cgroup", "an absolute path, at most " STR(CONFIG_PATH_MAX_LEN) " bytes"},
 	    {"reserve_permille", "a number in 1.." STR(CONFIG_RESERVE_PERMILLE_MAX)},
 	    {"stall_bound_permille", "a number in 1.." STR(CONFIG_STALL_BOUND_PERMILLE_MAX)},
+	    {"cpu_stall_bound_permille", "a number in 0.." STR(CONFIG_STALL_BOUND_PERMILLE_MAX)},
 	    {"protect", "a process name, at most " STR(CONFIG_COMM_MAX_LEN) " characters"},
 	    {"prefer_regex", "a POSIX extended regex, at most " STR(CONFIG_REGEX_MAX_LEN) " bytes"},
 	    {"avoid_regex", "a POSIX extended regex, at most " STR(CONFIG_REGEX_MAX_LEN) " bytes"},
@@ -404,6 +406,10 @@ int config_set_named(struct config *c, const char *key, const char *name, const 
 		r = parse_uint(value, 1, CONFIG_STALL_BOUND_PERMILLE_MAX, &u);
 		if (!r)
 			c->stall_bound_permille = (unsigned int)u;
+	} else if (!strcmp(key, "cpu_stall_bound_permille")) {
+		r = parse_uint(value, 0, CONFIG_STALL_BOUND_PERMILLE_MAX, &u);
+		if (!r)
+			c->cpu_stall_bound_permille = (unsigned int)u;
 	} else if (!strcmp(key, "refault_min_pages")) {
 		r = parse_uint(value, 0, CONFIG_REFAULT_MIN_PAGES_MAX, &u);
 		if (!r)

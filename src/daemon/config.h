@@ -153,6 +153,7 @@ struct config {
 	struct scope_section *sections;
 	size_t nr_sections;
 	unsigned int stall_bound_permille;
+	unsigned int cpu_stall_bound_permille; /* 0: every stall over the bound counts */
 	uint64_t refault_min_pages;
 	char protect[CONFIG_MAX_PROTECT][CONFIG_COMM_LEN];
 	size_t nr_protect;

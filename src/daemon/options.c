@@ -36,6 +36,7 @@ enum {
 	OPT_DESKTOP_NOTIFY,
 	OPT_METRICS_DIR,
 	OPT_NO_REALTIME,
+	OPT_CPU_STALL_BOUND,
 };
 
 #define STR_(x) #x
@@ -88,6 +89,10 @@ static const struct option_desc options[] = {
      STR(CONFIG_DEFAULT_RESERVE_PERMILLE) ")", FOR_BOTH},
     {"stall-bound-permille", required_argument, 's', "stall_bound_permille", "N",
      "PSI some above this share of a round: no progress", FOR_BOTH},
+    {"cpu-stall-bound-permille", required_argument, OPT_CPU_STALL_BOUND,
+     "cpu_stall_bound_permille", "N",
+     "PSI cpu some at or under this share of a round: a stall of reclaim that stays does not "
+     "count (0: it always does)", FOR_BOTH},
     {"refault-min-pages", required_argument, 'f', "refault_min_pages", "N",
      "refaults per round that make a round by themselves", FOR_BOTH},
     {"protect", required_argument, 'p', "protect", "NAME",

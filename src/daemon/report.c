@@ -129,7 +129,8 @@ void log_decision(const struct scope *s, int prio, const char *what)
 	    "refaulted_pages=%llu span_ms=%llu span_read_pages=%llu span_refaulted_pages=%llu "
 	    "span_refaulted_anon_pages=%llu write_pending_pages=%llu file_pages=%llu "
 	    "written_pages=%llu recent_refaulted_pages=%llu demand_grown_pages=%lld io_ms=%lld "
-	    "silence_ms=%llu silence_io_ms=%lld long_share_permille=%llu room_pages=%llu "
+	    "cpu_ms=%lld cpu_span_ms=%llu silence_ms=%llu silence_io_ms=%lld "
+	    "long_share_permille=%llu room_pages=%llu "
 	    "window_read_pages=%llu window_refaulted_pages=%llu parked=%d "
 	    "round=\"%s\" rule=\"%s\"",
 	    what, s->name, s->decision.no_progress_loops, s->decision.available[zi],
@@ -147,11 +148,13 @@ void log_decision(const struct scope *s, int prio, const char *what)
 	    (unsigned long long)s->sample.recent_refaulted_pages,
 	    s->sample.has_demand ? (long long)s->sample.recent_demand_grown_pages : -1LL,
 	    s->sample.has_window_io ? (long long)(s->sample.window_io_stall_usec / 1000) : -1LL,
+	    s->sample.has_cpu_stall ? (long long)(s->sample.cpu_stall_usec / 1000) : -1LL,
+	    (unsigned long long)(s->sample.cpu_span_usec / 1000),
 	    (unsigned long long)(s->sample.silence_usec / 1000),
 	    s->sample.has_silence_io ? (long long)(s->sample.silence_io_stall_usec / 1000) : -1LL,
-	    s->sample.long_read_pages
-		? (unsigned long long)(s->sample.long_refaulted_pages * 1000 / s->sample.long_read_pages)
-		: 0ULL,
+	    s->sample.long_read_pages ? (unsigned long long)(s->sample.long_refaulted_pages * 1000 /
+							     s->sample.long_read_pages)
+				      : 0ULL,
 	    (unsigned long long)s->sample.file_pages,
 	    (unsigned long long)s->sample.ra_span_read_pages,
 	    (unsigned long long)s->sample.ra_span_refaulted_pages, s->cur.parked,

@@ -105,6 +105,7 @@ static const struct scope_file machine_files[NR_MACHINE_FILES] = {
     [MACHINE_PSI] = {"/proc/pressure/memory", SYS_READ_WHOLE, parse_psi},
     [MACHINE_IO_PSI] = {"/proc/pressure/io", SYS_READ_WHOLE, parse_psi},
     [MACHINE_CPU_STAT] = {"/proc/stat", SYS_READ_HEAD, parse_cpu_ticks},
+    [MACHINE_CPU_PSI] = {"/proc/pressure/cpu", SYS_READ_WHOLE, parse_psi},
 };
 
 static const struct scope_file v1_files[NR_V1_FILES] = {
@@ -129,6 +130,7 @@ static const struct scope_file v2_files[NR_V2_FILES] = {
     [V2_IO_PRESSURE] = {"/io.pressure", SYS_READ_WHOLE, parse_psi},
     [V2_SWAP_CURRENT] = {"/memory.swap.current", SYS_READ_WHOLE, parse_u64},
     [V2_CPU_STAT] = {"/cpu.stat", SYS_READ_WHOLE, parse_cpu_usage},
+    [V2_CPU_PRESSURE] = {"/cpu.pressure", SYS_READ_WHOLE, parse_psi},
 };
 
 /* The machine's reads for a group that has no counter of its own; its writes are unknown (the

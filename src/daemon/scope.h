@@ -58,6 +58,7 @@ enum machine_file {
 	MACHINE_PSI,
 	MACHINE_IO_PSI,
 	MACHINE_CPU_STAT,
+	MACHINE_CPU_PSI,
 	NR_MACHINE_FILES
 };
 /* V1_IO_PSI, V1_CPU_STAT: the machine's (v1 groups have no PSI of their own) */
@@ -83,9 +84,10 @@ enum v2_file {
 	V2_IO_PRESSURE,
 	V2_SWAP_CURRENT,
 	V2_CPU_STAT,
+	V2_CPU_PRESSURE,
 	NR_V2_FILES
 };
-#define SCOPE_MAX_FILES 10 /* the most of any kind: v2 */
+#define SCOPE_MAX_FILES 11 /* the most of any kind: v2 */
 
 /* Where a scope's pages read are counted (struct scope @reads). */
 enum scope_reads { READS_MACHINE, READS_V1_BLKIO, READS_V2_IO_STAT };
@@ -111,6 +113,7 @@ struct scope_counters {
 	uint64_t io_stall_usec;		    /* the snapshot's @io_stall_usec */
 	uint64_t cpu_busy_usec;		    /* the snapshot's @cpu_busy_usec */
 	uint64_t cpu_iowait_usec;	    /* the snapshot's @cpu_iowait_usec */
+	uint64_t cpu_stall_usec;	    /* the snapshot's @cpu_stall_usec */
 	uint64_t refaulted_anon;	    /* the snapshot's @refaulted_anon */
 	uint64_t written;		    /* the snapshot's @written_pages */
 	uint64_t write_pending, file_pages; /* gauges: dirty + writeback, file LRU pages */
@@ -132,6 +135,9 @@ struct scope_counters {
  *                 read it
  * @cpu_iowait_usec: the iowait part of the machine's @cpu_busy_usec (CPUs idle while a task
  *                 waited for I/O), read with it; 0 for a v2 group
+ * @cpu_stall_usec: PSI cpu "some" total, read with @io_stall_usec: the machine's, a v2 group's
+ *                 own (cpu.pressure); SCOPE_IO_UNKNOWN when this snapshot did not read it, or
+ *                 for a v1 group (rule 5 needs a memory stall, which v1 has not)
  * @read_pages:    pages read from block devices (struct scope's @reads says whose)
  * @written_pages: pages written: a v2 group's io.stat wbytes, the machine's nr_dirtied, a v1
  *                 group's blkio writes (direct and sync only: v1 charges no writeback); 0
@@ -152,7 +158,7 @@ struct scope_counters {
 struct scope_snapshot {
 	uint64_t time_usec;
 	uint64_t stall_events, stall_usec, reclaimed, refaulted, read_pages, written_pages;
-	uint64_t io_stall_usec, refaulted_anon, cpu_busy_usec, cpu_iowait_usec;
+	uint64_t io_stall_usec, refaulted_anon, cpu_busy_usec, cpu_iowait_usec, cpu_stall_usec;
 	struct zone_snapshot zones[MAX_NR_ZONES];
 	size_t nr_zones;
 	uint64_t limit_bytes, usage_bytes, file_bytes, anon_bytes, swap_bytes, dirty_bytes;

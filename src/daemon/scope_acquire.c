@@ -85,6 +85,18 @@ static void read_io_stall(struct scope *s, unsigned int f, unsigned int cpu_f, c
 	}
 }
 
+/* The CPU stall total (file @f: MACHINE_CPU_PSI, V2_CPU_PRESSURE), read with the I/O stall:
+ * whether the tasks beside a reclaiming allocator wait for a CPU (progress.h, rule 5). Unknown
+ * where it cannot be read. */
+static void read_cpu_stall(struct scope *s, unsigned int f, char *scratch,
+			   struct scope_snapshot *snap)
+{
+	struct psi_stats psi;
+
+	if (scope_load_optional(s, f, scratch, &psi) == 0)
+		snap->cpu_stall_usec = psi.some.total_usec;
+}
+
 uint64_t scope_meminfo_wait_usec(uint64_t total_bytes, uint64_t avail_bytes, uint64_t drain_bps)
 {
 	uint64_t arm = total_bytes / 1000 * SCOPE_NEAR_LIMIT_FREE_PERMILLE;
@@ -178,6 +190,7 @@ static int acquire_machine(struct scope *s, char *scratch, struct scope_snapshot
 	snap->kernel_oom_kills = vm.oom_kill;
 	read_all(s);
 	read_io_stall(s, MACHINE_IO_PSI, MACHINE_CPU_STAT, scratch, snap);
+	read_cpu_stall(s, MACHINE_CPU_PSI, scratch, snap);
 	r = scope_load(s, MACHINE_ZONEINFO, scratch, &zl);
 	if (!r)
 		r = scope_load(s, MACHINE_BUDDYINFO, scratch, &zl);
@@ -326,6 +339,7 @@ static int acquire_v2(struct scope *s, char *scratch, struct scope_snapshot *sna
 	snap->stall_usec =
 	    scope_load_optional(s, V2_PRESSURE, scratch, &psi) < 0 ? 0 : psi.some.total_usec;
 	read_io_stall(s, V2_IO_PRESSURE, V2_CPU_STAT, scratch, snap);
+	read_cpu_stall(s, V2_CPU_PRESSURE, scratch, snap);
 	/* no swap accounting (swapaccount=0, no swap controller): none counted */
 	if (scope_load_optional(s, V2_SWAP_CURRENT, scratch, &snap->swap_bytes) < 0)
 		snap->swap_bytes = 0;
@@ -350,7 +364,7 @@ int scope_acquire_gated(struct scope *s, char *scratch, uint64_t now_usec,
 
 	snap.time_usec = now_usec;
 	/* until a round that reads all reads them */
-	snap.io_stall_usec = snap.cpu_busy_usec = SCOPE_IO_UNKNOWN;
+	snap.io_stall_usec = snap.cpu_busy_usec = snap.cpu_stall_usec = SCOPE_IO_UNKNOWN;
 	if (s->warm)
 		s->warm--;
 	switch (s->kind) {

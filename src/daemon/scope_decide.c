@@ -102,6 +102,7 @@ void scope_push_history(struct scope *s)
 	h->io_stall_usec = s->cur.io_stall_usec;
 	h->cpu_busy_usec = s->cur.cpu_busy_usec;
 	h->cpu_iowait_usec = s->cur.cpu_iowait_usec;
+	h->cpu_stall_usec = s->cur.cpu_stall_usec;
 	h->refaulted_anon = s->cur.refaulted_anon;
 	h->written = s->cur.written_pages;
 	h->write_pending = 0;
@@ -283,6 +284,33 @@ static uint64_t span_stalls(const struct scope *s, const struct scope_counters *
 	return delta(hist_back(s, 0)->stall_events, old->stall_events);
 }
 
+/*
+ * The CPU stall over the last PROGRESS_SPAN_MAX_USEC (progress.h, rule 5's exception): from the
+ * oldest round of that time that read it (the one before where none did) to the newest, known
+ * when that covers the window or PROGRESS_SPAN_MAX_USEC, the shorter (the total is cumulative:
+ * quiet rounds between read nothing).
+ */
+static void cpu_sample(const struct scope *s, struct round_sample *smp)
+{
+	const struct scope_counters *now = hist_back(s, 0), *old = NULL;
+	uint64_t need = smp->interval_usec < PROGRESS_SPAN_MAX_USEC ? smp->interval_usec
+								    : PROGRESS_SPAN_MAX_USEC;
+
+	for (unsigned int back = 1; back < s->hist_len; back++) {
+		const struct scope_counters *h = hist_back(s, back);
+
+		if (old && delta(now->time_usec, h->time_usec) > PROGRESS_SPAN_MAX_USEC)
+			break;
+		if (h->cpu_stall_usec != SCOPE_IO_UNKNOWN)
+			old = h;
+	}
+	smp->has_cpu_stall = now->cpu_stall_usec != SCOPE_IO_UNKNOWN && old &&
+			     now->cpu_stall_usec >= old->cpu_stall_usec &&
+			     delta(now->time_usec, old->time_usec) >= need;
+	smp->cpu_stall_usec = smp->has_cpu_stall ? now->cpu_stall_usec - old->cpu_stall_usec : 0;
+	smp->cpu_span_usec = smp->has_cpu_stall ? now->time_usec - old->time_usec : 0;
+}
+
 static void span_sample(const struct scope *s, struct round_sample *smp)
 {
 	const struct scope_counters *now = hist_back(s, 0), *old = now;
@@ -350,7 +378,7 @@ static void pending_rounds(struct scope *s)
 void scope_decide(struct scope *s, const struct config *c)
 {
 	struct progress_params params = {c->stall_bound_permille, c->refault_min_pages,
-					 s->readahead_pages};
+					 s->readahead_pages, c->cpu_stall_bound_permille};
 	struct round_sample *smp = &s->sample;
 	struct alloc_request req;
 	const struct scope_counters *old;
@@ -378,6 +406,7 @@ void scope_decide(struct scope *s, const struct config *c)
 	smp->has_reclaimed = s->cur.counts_reclaim;
 	smp->refaulted_pages = delta(s->cur.refaulted, old->refaulted);
 	smp->has_window_io = io_between(s, old, hist_back(s, 0), &smp->window_io_stall_usec);
+	cpu_sample(s, smp);
 	span_sample(s, smp);
 	progress_long_share_add(&s->long_share, s->cur.read_pages, s->cur.refaulted,
 				PROGRESS_RA_MEMORY_WINDOWS * s->readahead_pages);

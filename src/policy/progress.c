@@ -208,6 +208,19 @@ static bool readahead_reclaim(const struct round_sample *s, const struct progres
 	       s->recent_demand_grown_pages < s->span_read_pages;
 }
 
+/* Rule 5's exception: the stall is reclaim's own work, not waiting. Reclaim stays (refaults under
+ * 1/PROGRESS_CLEAN_SHARE_DIV of it), nobody waits for reads (the window's I/O stall under
+ * 1/PROGRESS_IO_SHARE_DIV of it, measured), and the tasks stalled on nothing else find CPUs:
+ * the CPU stall is measured and not over @cpu_stall_bound_permille of its span (progress.h). */
+static bool stall_own_reclaim(const struct round_sample *s, const struct progress_params *p)
+{
+	return p->cpu_stall_bound_permille && s->has_reclaimed && s->has_cpu_stall &&
+	       s->has_window_io && s->interval_usec &&
+	       s->refaulted_pages * PROGRESS_CLEAN_SHARE_DIV < s->reclaimed_pages &&
+	       s->window_io_stall_usec * PROGRESS_IO_SHARE_DIV < s->interval_usec &&
+	       s->cpu_stall_usec * 1000 <= s->cpu_span_usec * p->cpu_stall_bound_permille;
+}
+
 static const char *hold_reason(enum thrash_state t)
 {
 	switch (t) {
@@ -229,7 +242,7 @@ void progress_round(const struct round_sample *s, const struct progress_params *
 {
 	struct round_result r;
 	uint64_t reclaimed;
-	bool stalled;
+	bool stalled, spared = false;
 
 	memset(&r, 0, sizeof(r));
 	/* 1. */
@@ -263,6 +276,10 @@ void progress_round(const struct round_sample *s, const struct progress_params *
 	stalled = s->has_stall_usec && s->interval_usec &&
 		  s->stall_usec * 1000 > s->interval_usec * p->stall_bound_permille &&
 		  !readahead_reclaim(s, p);
+	if (stalled && stall_own_reclaim(s, p)) {
+		stalled = false;
+		spared = true;
+	}
 	/* 4. */
 	if ((!stalled || (r.thrash == THRASH_WRITEBACK && demand_flat(s))) &&
 	    (r.thrash == THRASH_MIXED || r.thrash == THRASH_STALE ||
@@ -290,6 +307,8 @@ void progress_round(const struct round_sample *s, const struct progress_params *
 		r.net_reclaimed = 1; /* the rule only asks "any progress?" */
 	}
 	r.reason = r.progress ? "reclaim stayed" : "reclaim undone by refaults";
+	if (spared) /* progress: reclaim stayed */
+		r.reason = "stall over bound, but reclaim stayed and CPUs to spare";
 out:
 	*ret_result = r;
 }

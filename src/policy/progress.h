@@ -219,6 +219,9 @@
  *                      @has_silence_io (read at both of its ends)
  * @ra_span_read_pages, @ra_span_refaulted_pages:  pages read and refaulted in the last
  *                      read-ahead window of reads (progress_marks_window())
+ * @cpu_stall_usec, @cpu_span_usec:  PSI cpu "some" time (the machine's, a v2 group's own)
+ *                      over the last @cpu_span_usec, up to PROGRESS_SPAN_MAX_USEC and at least
+ *                      the interval; ignored unless @has_cpu_stall
  */
 struct round_sample {
 	uint64_t interval_usec;
@@ -253,6 +256,9 @@ struct round_sample {
 	bool has_demand;
 	uint64_t ra_span_read_pages;
 	uint64_t ra_span_refaulted_pages;
+	uint64_t cpu_stall_usec;
+	uint64_t cpu_span_usec;
+	bool has_cpu_stall;
 };
 
 /*
@@ -308,15 +314,19 @@ void progress_marks_window(const struct read_marks *m, uint64_t read, uint64_t r
  * @stall_bound_permille:  PSI some above this share of the interval means no progress
  * @refault_min_pages:     refaults per window (per second for thrashing) below this are noise
  * @readahead_pages:       the largest read-ahead window of the machine's disks (0: unknown)
+ * @cpu_stall_bound_permille:  PSI cpu some at or under this share of the interval: CPUs to spare
+ *                         (rule 5's exception)
  */
 struct progress_params {
 	unsigned int stall_bound_permille;
 	uint64_t refault_min_pages;
 	uint64_t readahead_pages;
+	unsigned int cpu_stall_bound_permille;
 };
 
 /* Defaults; docs/daemon-design.md gives the measurements behind them. */
 #define PROGRESS_STALL_BOUND_PERMILLE 600
+#define PROGRESS_CPU_STALL_BOUND_PERMILLE 900
 #define PROGRESS_REFAULT_MIN_PAGES    256
 
 /* What the read share of the span says (above); WRITEBACK: a share that says thrashing or mixed,
@@ -430,6 +440,23 @@ uint64_t progress_io_undilute_group(uint64_t stall_usec, uint64_t usage_usec,
  *      (dd's own 1 MiB buffer: 256 pages of demand), and was killed; the cold first pass of a
  *      48 MiB file beside 48 of anon in 64 MiB stalled 745 ms a second and was killed 1.1 s
  *      into it. In the floods the eaters' anon grows by thousands of pages a second.
+ *      Nor where the stall is reclaim's own work and nobody else pays for it: reclaim that stays
+ *      (refaults under 1/PROGRESS_CLEAN_SHARE_DIV of the pages reclaimed), nobody waiting for
+ *      reads (the window's I/O stall measured and under 1/PROGRESS_IO_SHARE_DIV of it) and CPUs
+ *      to spare (PSI cpu "some" measured over the last PROGRESS_SPAN_MAX_USEC, @cpu_span_usec,
+ *      and at most @cpu_stall_bound_permille of it): rule 6 judges the round. That is an
+ *      allocator putting pages into a swap device in memory (zram); its own reclaim is its
+ *      stall, kswapd's too (the machine's PSI counts kswapd), and the tasks beside it run. Where
+ *      the allocators are many, their reclaim takes every CPU and the others wait for one: that
+ *      stall is everyone's. Measured in bench/machine with zram (s28-g1, 6 December; 1 s windows
+ *      of memory "some" over 600 ms): a job growing to 2,048-2,816 MiB of a 2 GiB guest with 2
+ *      GiB of zram, which the kernel and every other daemon let finish, stalled 630-960 ms a
+ *      second for up to 36 s, the probe at most 0.74 s late, with cpu "some" over the last 3 s
+ *      at 470-847 (90th percentile 812-846); the flood and the fork storm, whose probe froze, at
+ *      710-996 (10th percentile 710-917, median 903-955), over 900 through their first 1.6 s of
+ *      memory stall. Over 1 s the two overlap (the fit's peaks reach 873, the floods dip to 820):
+ *      a dip under the bound is a round of progress, which starts the count again. On one CPU
+ *      the job's own reclaim would keep the others from it, and its stall would count.
  *   6. With a reclaim counter (machine, v2): reclaimed minus refaulted, progress when positive;
  *      undone by at least @refault_min_pages refaults beside a writer's churn (the writer test
  *      of progress_thrash(), whatever the share says), the count is held (measured in the

@@ -252,12 +252,19 @@ if cc -std=gnu11 -D_GNU_SOURCE -O2 -Wall -Wextra -Werror -Wshadow -Wconversion \
 	kill "$sp"
 	wait "$sp"
 	# io's some total, cpu.pressure missing (-1), the memory.stat refaults (file, anon), the CPU
-	# time used, memory.current
-	awk -v p="$d/cg/app.scope" '$2 != p || $3 != 1234 || $4 != 567 || $5 != 89 || $6 != -1 ||
-		$7 != 345 || $8 != 12 || $9 != 678 || $10 != 901234 || NF != 10 { bad = 1 }
-		END { exit bad || !NR }' "$d/groups" ||
-		fail "mb_sample -g: want 'MS $d/cg/app.scope 1234 567 89 -1 345 12 678 901234' lines:" \
-			"$(head -n 2 "$d/groups")"
+	# time used, memory.current; before each sample's groups, the machine's own line: its
+	# memory some and full, io and cpu some (this host has PSI), the rest -1
+	awk -v p="$d/cg/app.scope" '
+		$2 == "/proc/pressure" { m++; if (prev == "/proc/pressure" || NF != 10 ||
+			$3 !~ /^[0-9]+$/ || $4 !~ /^[0-9]+$/ || $5 !~ /^[0-9]+$/ || $6 !~ /^[0-9]+$/ ||
+			$7 != -1 || $8 != -1 || $9 != -1 || $10 != -1) bad = 1; prev = $2; next }
+		{ g++; if (prev != "/proc/pressure" || $2 != p || $3 != 1234 || $4 != 567 ||
+			$5 != 89 || $6 != -1 || $7 != 345 || $8 != 12 || $9 != 678 || $10 != 901234 ||
+			NF != 10) bad = 1; prev = $2 }
+		END { exit bad || !m || m != g }' "$d/groups" ||
+		fail "mb_sample -g: want 'MS /proc/pressure SOME FULL IO CPU -1 -1 -1 -1' then" \
+			"'MS $d/cg/app.scope 1234 567 89 -1 345 12 678 901234' lines:" \
+			"$(head -n 4 "$d/groups")"
 	"$d/mb_sample" -x 2>/dev/null && fail "mb_sample -x: want an error"
 else
 	fail "mb_sample does not build: $(cat "$d/cc")"

@@ -108,6 +108,16 @@ progress.c	s@s->window_io_stall_usec \* PROGRESS_IO_SHARE_DIV < s->interval_usec
 progress.c	s@return s->has_stall_usec \&\& s->has_window_io@return s->has_window_io@	cheap swap-ins judged without PSI memory
 progress.c	s@s->has_stall_usec \&\& s->has_window_io \&\& @s->has_stall_usec \&\& @	cheap swap-ins with I/O unmeasured
 progress.c	s@if (r.thrash == THRASH_YES) {@if (0) {@	thrash rule dropped
+progress.c	s@if (stalled \&\& stall_own_reclaim(s, p)) {@if (0) {@	reclaim's own stall counted
+progress.c	s@return p->cpu_stall_bound_permille \&\& s->has_reclaimed@return s->has_reclaimed@	cpu bound 0 not off
+progress.c	s@s->has_reclaimed \&\& s->has_cpu_stall \&\&@s->has_cpu_stall \&\&@	reclaim's own stall without reclaim counted
+progress.c	s@s->has_cpu_stall \&\&$@1 \&\&@	unmeasured cpu stall used
+progress.c	s@s->has_window_io \&\& s->interval_usec \&\&$@s->interval_usec \&\&@	reclaim's own stall with I/O unmeasured
+progress.c	s@s->refaulted_pages \* PROGRESS_CLEAN_SHARE_DIV < s->reclaimed_pages \&\&@1 \&\&@	reclaim's own stall though undone
+progress.c	s@s->cpu_stall_usec \* 1000 <=@s->cpu_stall_usec * 1000 <@	cpu bound <= made <
+progress.c	s@s->cpu_span_usec \* p->cpu_stall_bound_permille@s->cpu_span_usec * PROGRESS_CPU_STALL_BOUND_PERMILLE@	cpu bound param ignored
+progress.c	s@s->cpu_span_usec \* p->cpu_stall_bound_permille@s->interval_usec * p->cpu_stall_bound_permille@	cpu stall over the window, not its span
+progress.h	s@define PROGRESS_CPU_STALL_BOUND_PERMILLE 900@define PROGRESS_CPU_STALL_BOUND_PERMILLE 899@	default cpu bound 899
 progress.c	s@(r.thrash == THRASH_MIXED || r.thrash == THRASH_STALE ||@(r.thrash == THRASH_STALE ||@	mixed hold dropped
 progress.c	s@(r.thrash == THRASH_MIXED || r.thrash == THRASH_STALE ||@(r.thrash == THRASH_MIXED ||@	stale hold dropped
 progress.c	s@return THRASH_STALE;@return THRASH_YES;@	stale span judged thrashing

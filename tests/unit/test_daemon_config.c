@@ -302,6 +302,8 @@ static const struct bad_args bad_args[] = {
     {{"run", "--interval"}, "--interval needs a value MSEC (valid: a number in 10..10000)"},
     {{"status", "--stall-bound-permille", "1001"},
      "bad value '1001' for --stall-bound-permille (valid: a number in 1..1000)"},
+    {{"run", "--cpu-stall-bound-permille", "-1"},
+     "bad value '-1' for --cpu-stall-bound-permille (valid: a number in 0..1000)"},
     {{"run", "--log-level", "loud"},
      "bad value 'loud' for --log-level (valid: error, warning, notice, info, debug)"},
     {{"run", "--cgroup", "rel"},
@@ -349,7 +351,8 @@ static void test_help_from_the_table(void **state)
 	    {"--config", "/dev/null"}, {"--cgroup", "/x"},        {"--machine", NULL},
 	    {"--no-machine", NULL},    {"--interval", "100"},    {"--dry-run", NULL},
 	    {"--no-reap", NULL},       {"--no-realtime", NULL},  {"--oom-kill-disable", NULL}, {"--reserve-permille", "10"},
-	    {"--stall-bound-permille", "500"}, {"--refault-min-pages", "64"}, {"--protect", "sshd"},
+	    {"--stall-bound-permille", "500"}, {"--cpu-stall-bound-permille", "0"},
+	    {"--refault-min-pages", "64"}, {"--protect", "sshd"},
 	    {"--prefer", "x"},         {"--avoid", "y"},          {"--prefer-cgroup", "/a"},
 	    {"--avoid-cgroup", "/b"},  {"--log-level", "debug"},  {"--root", "/"},
 	    {"--json", NULL}};

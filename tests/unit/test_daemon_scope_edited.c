@@ -417,6 +417,80 @@ static void test_machine_busy_cpus(void **state)
 	fixture_remove(root3);
 }
 
+/* Writes the cpu "some" total @usec to @path under @root, in place (the scope keeps it open). */
+static void put_cpu_psi(const char *root, const char *path, unsigned long usec)
+{
+	char cmd[500];
+
+	snprintf(cmd, sizeof(cmd),
+		 "printf 'some avg10=0.00 avg60=0.00 avg300=0.00 total=%lu\\n"
+		 "full avg10=0.00 avg60=0.00 avg300=0.00 total=0\\n' >%s%s",
+		 usec, root, path);
+	assert_int_equal(system(cmd), 0);
+}
+
+/*
+ * The CPU stall (progress.h rule 5's exception) is read with the I/O stall: the machine's from
+ * /proc/pressure/cpu, a v2 group's from its own cpu.pressure; the round's is the difference of
+ * the ends of the last 3 s (700 ms in the one second there is; then 300 ms in 3 s). Without the
+ * file it is not measured, and rule 5 counts every stall over its bound as before.
+ */
+static void test_cpu_stall(void **state)
+{
+	char root[] = "/tmp/oomguard-test-cpupsi-XXXXXX",
+	     root2[] = "/tmp/oomguard-test-cpupsi2-XXXXXX";
+	char root3[] = "/tmp/oomguard-test-cpupsi3-XXXXXX";
+	struct config c;
+	struct scope s;
+
+	(void)state;
+	config_defaults(&c);
+	fixture_copy(root, "tests/fixtures/k6.18", "true");
+	put_cpu_psi(root, "/proc/pressure/cpu", 9000000);
+	assert_int_equal(scope_init_machine(&s, root, FIXTURE_PAGE_SHIFT, scratch), 0);
+	assert_int_equal(scope_acquire(&s, scratch, 1000000), 0);
+	assert_int_equal(s.cur.cpu_stall_usec, 9000000);
+	put_cpu_psi(root, "/proc/pressure/cpu", 9700000);
+	assert_int_equal(scope_acquire(&s, scratch, 2000000), 0);
+	scope_decide(&s, &c);
+	assert_true(s.sample.has_cpu_stall);
+	assert_int_equal(s.sample.cpu_stall_usec, 700000);
+	assert_int_equal(s.sample.cpu_span_usec, 1000000);
+	/* 100 ms a second from then on: over the last 3 s, 300 ms */
+	for (unsigned long t = 3; t <= 5; t++) {
+		put_cpu_psi(root, "/proc/pressure/cpu", 9700000 + (t - 2) * 100000);
+		assert_int_equal(scope_acquire(&s, scratch, t * 1000000), 0);
+	}
+	scope_decide(&s, &c);
+	assert_int_equal(s.sample.cpu_stall_usec, 300000);
+	assert_int_equal(s.sample.cpu_span_usec, 3000000);
+	scope_close(&s);
+	fixture_remove(root);
+
+	fixture_copy(root2, "tests/fixtures/k6.18", "rm -f %s/proc/pressure/cpu");
+	assert_int_equal(scope_init_machine(&s, root2, FIXTURE_PAGE_SHIFT, scratch), 0);
+	assert_int_equal(scope_acquire(&s, scratch, 1000000), 0);
+	assert_int_equal(scope_acquire(&s, scratch, 2000000), 0);
+	assert_int_equal(s.cur.cpu_stall_usec, SCOPE_IO_UNKNOWN);
+	scope_decide(&s, &c);
+	assert_false(s.sample.has_cpu_stall);
+	scope_close(&s);
+	fixture_remove(root2);
+
+	v2_copy_acquired(root3,
+			 "printf 'some avg10=0.00 avg60=0.00 avg300=0.00 total=5000000\\n' "
+			 ">%s/sys/fs/cgroup/app/cpu.pressure",
+			 &s);
+	assert_int_equal(s.cur.cpu_stall_usec, 5000000);
+	put_cpu_psi(root3, "/sys/fs/cgroup/app/cpu.pressure", 5700000);
+	assert_int_equal(scope_acquire(&s, scratch, 1001000), 0);
+	scope_decide(&s, &c);
+	assert_true(s.sample.has_cpu_stall);
+	assert_int_equal(s.sample.cpu_stall_usec, 700000);
+	scope_close(&s);
+	fixture_remove(root3);
+}
+
 static void test_v2_without_reclaim_counters(void **state)
 {
 	char root[] = "/tmp/oomguard-test-v2old-XXXXXX", root2[] = "/tmp/oomguard-test-v2new-XXXXXX";
@@ -867,6 +941,7 @@ int main(void)
 	    cmocka_unit_test(test_optional_missing),
 	    cmocka_unit_test(test_machine_large_hosts),
 	    cmocka_unit_test(test_machine_busy_cpus),
+	    cmocka_unit_test(test_cpu_stall),
 	    cmocka_unit_test(test_container_memtotal_zero),
 	    cmocka_unit_test(test_child_group_removed),
 	    cmocka_unit_test(test_machine_meminfo_drain),
