@@ -91,8 +91,8 @@ static const struct option_desc options[] = {
      "PSI some above this share of a round: no progress", FOR_BOTH},
     {"cpu-stall-bound-permille", required_argument, OPT_CPU_STALL_BOUND,
      "cpu_stall_bound_permille", "N",
-     "PSI cpu some at or under this share of a round: a stall of reclaim that stays does not "
-     "count (0: it always does)", FOR_BOTH},
+     "PSI cpu some at or under this share of the last 3 s: a memory stall of reclaim that "
+     "stays, with no reads waited for, does not count (0: it always does)", FOR_BOTH},
     {"refault-min-pages", required_argument, 'f', "refault_min_pages", "N",
      "refaults per round that make a round by themselves", FOR_BOTH},
     {"protect", required_argument, 'p', "protect", "NAME",

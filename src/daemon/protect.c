@@ -11,8 +11,10 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 
+#include "daemon/daemon.h"
 #include "daemon/log.h"
 #include "daemon/prefault.h"
+#include "daemon/scope.h"
 #include "daemon/tasks.h"
 #include "linux/parse.h"
 #include "linux/sys.h"
@@ -25,9 +27,10 @@
 #endif
 #endif
 
-/* Open files kept beside the task listings' two per process: the scopes' files (6 each, 33
- * scopes), eventfds, pidfds, epoll sets, the reaper's pipe and the log. */
-#define PROTECT_FD_RESERVE 256
+/* Open files kept beside the task listings' two per process: each scope's files (at most
+ * SCOPE_MAX_FILES) and four more (its eventfds, its candidate's pidfd, its reads' file), and 64
+ * for the reaper's pidfds, the epoll sets, the reaper's pipe, the log and the notifiers. */
+#define PROTECT_FD_RESERVE (DAEMON_MAX_SCOPES * (SCOPE_MAX_FILES + 4) + 64)
 
 #ifndef OOMGUARD_SANITIZED
 /*

@@ -285,28 +285,29 @@ static uint64_t span_stalls(const struct scope *s, const struct scope_counters *
 }
 
 /*
- * The CPU stall over the last PROGRESS_SPAN_MAX_USEC (progress.h, rule 5's exception): from the
- * oldest round of that time that read it (the one before where none did) to the newest, known
- * when that covers the window or PROGRESS_SPAN_MAX_USEC, the shorter (the total is cumulative:
- * quiet rounds between read nothing).
+ * The CPU stall over the last PROGRESS_SPAN_MAX_USEC, or over the window where that is longer
+ * (progress.h, rule 5's exception): from the oldest round of that time that read it to the
+ * newest (the total is cumulative: quiet rounds between read nothing), known when that covers
+ * at least the window. At intervals under 100 ms the history (SCOPE_HISTORY_ROUNDS) ends
+ * sooner, and the span with it.
  */
 static void cpu_sample(const struct scope *s, struct round_sample *smp)
 {
 	const struct scope_counters *now = hist_back(s, 0), *old = NULL;
-	uint64_t need = smp->interval_usec < PROGRESS_SPAN_MAX_USEC ? smp->interval_usec
-								    : PROGRESS_SPAN_MAX_USEC;
+	uint64_t reach = smp->interval_usec > PROGRESS_SPAN_MAX_USEC ? smp->interval_usec
+								     : PROGRESS_SPAN_MAX_USEC;
 
 	for (unsigned int back = 1; back < s->hist_len; back++) {
 		const struct scope_counters *h = hist_back(s, back);
 
-		if (old && delta(now->time_usec, h->time_usec) > PROGRESS_SPAN_MAX_USEC)
+		if (delta(now->time_usec, h->time_usec) > reach)
 			break;
 		if (h->cpu_stall_usec != SCOPE_IO_UNKNOWN)
 			old = h;
 	}
 	smp->has_cpu_stall = now->cpu_stall_usec != SCOPE_IO_UNKNOWN && old &&
 			     now->cpu_stall_usec >= old->cpu_stall_usec &&
-			     delta(now->time_usec, old->time_usec) >= need;
+			     delta(now->time_usec, old->time_usec) >= smp->interval_usec;
 	smp->cpu_stall_usec = smp->has_cpu_stall ? now->cpu_stall_usec - old->cpu_stall_usec : 0;
 	smp->cpu_span_usec = smp->has_cpu_stall ? now->time_usec - old->time_usec : 0;
 }

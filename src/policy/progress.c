@@ -215,9 +215,9 @@ static bool readahead_reclaim(const struct round_sample *s, const struct progres
 static bool stall_own_reclaim(const struct round_sample *s, const struct progress_params *p)
 {
 	return p->cpu_stall_bound_permille && s->has_reclaimed && s->has_cpu_stall &&
-	       s->has_window_io && s->interval_usec &&
+	       s->interval_usec && s->has_window_io &&
 	       s->refaulted_pages * PROGRESS_CLEAN_SHARE_DIV < s->reclaimed_pages &&
-	       s->window_io_stall_usec * PROGRESS_IO_SHARE_DIV < s->interval_usec &&
+	       PROGRESS_IO_SHARE_DIV * s->window_io_stall_usec < s->interval_usec &&
 	       s->cpu_stall_usec * 1000 <= s->cpu_span_usec * p->cpu_stall_bound_permille;
 }
 

@@ -220,8 +220,9 @@
  * @ra_span_read_pages, @ra_span_refaulted_pages:  pages read and refaulted in the last
  *                      read-ahead window of reads (progress_marks_window())
  * @cpu_stall_usec, @cpu_span_usec:  PSI cpu "some" time (the machine's, a v2 group's own)
- *                      over the last @cpu_span_usec, up to PROGRESS_SPAN_MAX_USEC and at least
- *                      the interval; ignored unless @has_cpu_stall
+ *                      over the last @cpu_span_usec: PROGRESS_SPAN_MAX_USEC or the interval,
+ *                      the longer, as far as the rounds read it (shorter where the history
+ *                      is), and never less than the interval; ignored unless @has_cpu_stall
  */
 struct round_sample {
 	uint64_t interval_usec;
@@ -314,8 +315,8 @@ void progress_marks_window(const struct read_marks *m, uint64_t read, uint64_t r
  * @stall_bound_permille:  PSI some above this share of the interval means no progress
  * @refault_min_pages:     refaults per window (per second for thrashing) below this are noise
  * @readahead_pages:       the largest read-ahead window of the machine's disks (0: unknown)
- * @cpu_stall_bound_permille:  PSI cpu some at or under this share of the interval: CPUs to spare
- *                         (rule 5's exception)
+ * @cpu_stall_bound_permille:  PSI cpu some at or under this share of its span (@cpu_span_usec):
+ *                         CPUs to spare (rule 5's exception); 0: no exception
  */
 struct progress_params {
 	unsigned int stall_bound_permille;
@@ -444,7 +445,8 @@ uint64_t progress_io_undilute_group(uint64_t stall_usec, uint64_t usage_usec,
  *      (refaults under 1/PROGRESS_CLEAN_SHARE_DIV of the pages reclaimed), nobody waiting for
  *      reads (the window's I/O stall measured and under 1/PROGRESS_IO_SHARE_DIV of it) and CPUs
  *      to spare (PSI cpu "some" measured over the last PROGRESS_SPAN_MAX_USEC, @cpu_span_usec,
- *      and at most @cpu_stall_bound_permille of it): rule 6 judges the round. That is an
+ *      and at most @cpu_stall_bound_permille of it): rules 4 and 6 judge the round (a share in
+ *      doubt holds the count, reclaim that stayed is progress). That is an
  *      allocator putting pages into a swap device in memory (zram); its own reclaim is its
  *      stall, kswapd's too (the machine's PSI counts kswapd), and the tasks beside it run. Where
  *      the allocators are many, their reclaim takes every CPU and the others wait for one: that
@@ -455,7 +457,7 @@ uint64_t progress_io_undilute_group(uint64_t stall_usec, uint64_t usage_usec,
  *      at 470-847 (90th percentile 812-846); the flood and the fork storm, whose probe froze, at
  *      710-996 (10th percentile 710-917, median 903-955), over 900 through their first 1.6 s of
  *      memory stall. Over 1 s the two overlap (the fit's peaks reach 873, the floods dip to 820):
- *      a dip under the bound is a round of progress, which starts the count again. On one CPU
+ *      a dip under the bound would be a round of progress, which starts the count again. On one CPU
  *      the job's own reclaim would keep the others from it, and its stall would count.
  *   6. With a reclaim counter (machine, v2): reclaimed minus refaulted, progress when positive;
  *      undone by at least @refault_min_pages refaults beside a writer's churn (the writer test

@@ -112,7 +112,8 @@ progress.c	s@if (stalled \&\& stall_own_reclaim(s, p)) {@if (0) {@	reclaim's own
 progress.c	s@return p->cpu_stall_bound_permille \&\& s->has_reclaimed@return s->has_reclaimed@	cpu bound 0 not off
 progress.c	s@s->has_reclaimed \&\& s->has_cpu_stall \&\&@s->has_cpu_stall \&\&@	reclaim's own stall without reclaim counted
 progress.c	s@s->has_cpu_stall \&\&$@1 \&\&@	unmeasured cpu stall used
-progress.c	s@s->has_window_io \&\& s->interval_usec \&\&$@s->interval_usec \&\&@	reclaim's own stall with I/O unmeasured
+progress.c	s@s->interval_usec \&\& s->has_window_io \&\&$@s->interval_usec \&\&@	reclaim's own stall with I/O unmeasured
+progress.c	s@PROGRESS_IO_SHARE_DIV \* s->window_io_stall_usec < s->interval_usec@PROGRESS_IO_SHARE_DIV * s->window_io_stall_usec <= s->interval_usec@	reclaim's own stall: I/O bound off by one
 progress.c	s@s->refaulted_pages \* PROGRESS_CLEAN_SHARE_DIV < s->reclaimed_pages \&\&@1 \&\&@	reclaim's own stall though undone
 progress.c	s@s->cpu_stall_usec \* 1000 <=@s->cpu_stall_usec * 1000 <@	cpu bound <= made <
 progress.c	s@s->cpu_span_usec \* p->cpu_stall_bound_permille@s->cpu_span_usec * PROGRESS_CPU_STALL_BOUND_PERMILLE@	cpu bound param ignored

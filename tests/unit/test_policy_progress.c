@@ -73,7 +73,7 @@ struct progress_case {
  *       end (usec), the I/O stall over it and whether that is measured, the span's anon
  *       refaults, the window's I/O stall and whether that is measured, the anon + swap
  *       growth and whether that is measured, the last read-ahead window's reads and refaults,
- *       the window's CPU stall and whether that is measured
+ *       the CPU stall, the time it is over (its span) and whether it is measured
  * p:    the params
  * want: is_round, progress, hold, thrash, net_reclaimed, reclaimed_pages, reason
  * The read share (progress.h): thrashing at refaulted >= read / 2 with refaults per second over
