@@ -23,6 +23,7 @@ struct sim_opts {
 	unsigned int mem_mib;
 	bool reaper;
 	bool wq_stall;
+	uint64_t noise_msec;
 	bool json;
 	const char *csv_dir;
 	const char *plot_file;
@@ -33,8 +34,8 @@ static void sim_usage(FILE *f)
 	fprintf(
 	    f,
 	    "usage: oomguard sim SCENARIO [--policy base|rework|rework-v4|mainline | --compare]\n"
-	    "                    [--seed N] [--mem-mib N] [--no-reaper] [--wq-stall] [--json]\n"
-	    "                    [--csv DIR] [--plot FILE.png]\n"
+	    "                    [--seed N] [--mem-mib N] [--no-reaper] [--wq-stall]\n"
+	    "                    [--noise MSEC] [--json] [--csv DIR] [--plot FILE.png]\n"
 	    "       oomguard sim --list\n\n"
 	    "A deterministic model of the kernel's allocator slow path, reclaim, writeback,\n"
 	    "OOM killer and OOM reaper. The same scenario, rule and seed give the same bytes.\n\n"
@@ -45,11 +46,13 @@ static void sim_usage(FILE *f)
 	    "  --no-reaper     no OOM reaper kthread (as 4.3 had none)\n"
 	    "  --wq-stall      a CD-ROM's disk events poll (a bound work item, GFP_NOIO) that,\n"
 	    "                  looping in the allocator, holds its CPU's vmstat_update()\n"
+	    "  --noise MSEC    the rest of the machine gives a page back every MSEC on average\n"
+	    "                  (1..%u; slab freed by RCU, daemons); default: nothing does\n"
 	    "  --json          one JSON object per run instead of the table\n"
 	    "  --csv DIR       time series per run: DIR/SCENARIO-RULE.csv\n"
 	    "  --plot FILE     draw the series with gnuplot into FILE (PNG)\n"
 	    "  --list          the scenarios\n",
-	    SIM_MIN_MEM_MIB, SIM_MAX_MEM_MIB, SIM_DEFAULT_MEM_MIB);
+	    SIM_MIN_MEM_MIB, SIM_MAX_MEM_MIB, SIM_DEFAULT_MEM_MIB, SIM_MAX_NOISE_MSEC);
 }
 
 static void valid_scenarios(FILE *f)
@@ -168,6 +171,17 @@ static int parse_opts(int argc, char **argv, struct sim_opts *o)
 				return -EINVAL;
 			}
 			o->mem_mib = (unsigned int)n;
+		} else if (opt_is(a, "--noise")) {
+			v = opt_value(argc, argv, &i, "--noise");
+			if (!v || parse_u64("--noise", v, SIM_MAX_NOISE_MSEC, &o->noise_msec))
+				return -EINVAL;
+			if (!o->noise_msec) {
+				fprintf(stderr,
+					"oomguard sim: --noise: '%s' must be 1..%u ms (leave "
+					"it out for none)\n",
+					v, SIM_MAX_NOISE_MSEC);
+				return -EINVAL;
+			}
 		} else if (opt_is(a, "--csv")) {
 			if (path_value(argc, argv, &i, "--csv", "directory", &o->csv_dir) < 0)
 				return -EINVAL;
@@ -175,11 +189,12 @@ static int parse_opts(int argc, char **argv, struct sim_opts *o)
 			if (path_value(argc, argv, &i, "--plot", "file name", &o->plot_file) < 0)
 				return -EINVAL;
 		} else if (a[0] == '-') {
-			fprintf(stderr,
-				"oomguard sim: unknown option '%s' (valid: --policy, --compare, "
-				"--seed, --mem-mib, --no-reaper, --wq-stall, --json, --csv, "
-				"--plot, --list, --help)\n",
-				a);
+			fprintf(
+			    stderr,
+			    "oomguard sim: unknown option '%s' (valid: --policy, --compare, "
+			    "--seed, --mem-mib, --no-reaper, --wq-stall, --noise, --json, --csv, "
+			    "--plot, --list, --help)\n",
+			    a);
 			return -EINVAL;
 		} else if (o->have_scenario) {
 			fprintf(stderr, "oomguard sim: one scenario only, got '%s' after '%s'\n", a,
@@ -261,7 +276,8 @@ int cmd_sim(int argc, char **argv)
 					 .seed = o.seed,
 					 .mem_mib = o.mem_mib,
 					 .reaper = o.reaper,
-					 .wq_stall = o.wq_stall};
+					 .wq_stall = o.wq_stall,
+					 .noise_usec = o.noise_msec * 1000};
 		char path[PATH_MAX + 64];
 		int err;
 

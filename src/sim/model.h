@@ -165,6 +165,7 @@ enum task_kind {
 	TK_LOCKER,  /* holds the lock a victim needs while it allocates kernel memory */
 	TK_FORKER,  /* forks: order-2/3 kernel allocations (stacks), the oldest freed (frag.c) */
 	TK_KWORKER, /* a bound workqueue worker running the disk events poll (workqueue.c) */
+	TK_NOISE,   /* the rest of the machine: gives pages back now and then (noise.c) */
 	TK_KSWAPD,
 	TK_REAPER,
 	NR_TASK_KINDS
@@ -359,6 +360,8 @@ struct sim {
 	unsigned int wq_cpu;           /* the CPU whose worker pool it runs on */
 	bool wq_held;                  /* it loops in the allocator without sleeping: its pool
 					* runs nothing else, vmstat_update() of wq_cpu waits */
+	int noise;                     /* the rest of the machine (noise.c), NO_TASK */
+	uint64_t noise_prng;           /* its intervals: a stream apart from the interleaving */
 	bool stop;
 	unsigned long csv_oom_events;
 	unsigned long steps;
@@ -510,6 +513,10 @@ bool event_pop(struct sim *s, struct sim_event *ret_ev);
 void kworker_init(struct sim *s, uint64_t seed);
 void kworker_step(struct sim *s, struct sim_task *t);
 void kworker_hold(struct sim *s, bool held);
+
+/* noise.c: the rest of the machine, which gives a page back now and then (--noise) */
+void noise_init(struct sim *s, uint64_t seed);
+void noise_step(struct sim *s, struct sim_task *t);
 
 /* frag.c: the fragmented machine and its forker */
 void setup_frag(struct sim *s);

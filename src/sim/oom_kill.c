@@ -7,7 +7,8 @@
 
 static bool is_user_task(const struct sim_task *t)
 {
-	return t->kind != TK_KSWAPD && t->kind != TK_REAPER && t->kind != TK_KWORKER;
+	return t->kind != TK_KSWAPD && t->kind != TK_REAPER && t->kind != TK_KWORKER &&
+	       t->kind != TK_NOISE;
 }
 
 /*

@@ -18,6 +18,7 @@ enum row_fmt { F_OUTCOME, F_COUNT, F_USEC, F_KIB };
 #define FR  (1u << SIM_FRAG)
 #define ALL (FL | FI | HU | CL | SV | FR)
 #define WQ  (1u << 31) /* only with --wq-stall */
+#define NZ  (1u << 30) /* only with --noise */
 
 struct row {
 	const char *label;
@@ -65,6 +66,7 @@ static const struct row rows[] = {
     R("vmstat_update()s the poll held", "wq_holds", WQ | FL | HU | CL | SV | FR, F_COUNT, wq_holds),
     R("longest of them (s)", "wq_hold_max_usec", WQ | FL | HU | CL | SV | FR, F_USEC,
       wq_hold_max_usec),
+    R("pages the rest of the machine gave back", "noise_frees", NZ | ALL, F_COUNT, noise_frees),
     R("virtual time at end (s)", "end_usec", ALL, F_USEC, end_usec),
 };
 
@@ -94,21 +96,31 @@ static void format_cell(char *buf, size_t len, const struct row *r, const struct
 	}
 }
 
+/* Rows of an option's (--wq-stall, --noise) are shown only when it is on. */
+static bool row_shown(const struct row *r, const struct sim_result *res)
+{
+	return !((r->scenarios & WQ) && !res->wq_stall) &&
+	       !((r->scenarios & NZ) && !res->noise_usec);
+}
+
 /* The table: one column per result (the rules side by side with --compare). */
 void sim_print_table(FILE *f, const struct sim_result *res, size_t nr)
 {
 	unsigned int mask = 1u << res[0].scenario;
 	char cell[64];
 
-	fprintf(f, "scenario %s: %u MiB, seed %" PRIu64 ", reaper %s%s\n",
+	fprintf(f, "scenario %s: %u MiB, seed %" PRIu64 ", reaper %s%s",
 		sim_scenario_name(res[0].scenario), res[0].mem_mib, res[0].seed,
 		res[0].reaper ? "on" : "off", res[0].wq_stall ? ", wq stall on" : "");
+	if (res[0].noise_usec)
+		fprintf(f, ", noise every %" PRIu64 " ms", res[0].noise_usec / 1000);
+	fputc('\n', f);
 	fprintf(f, "%-38s", "");
 	for (size_t i = 0; i < nr; i++)
 		fprintf(f, " %12s", retry_rule_name(res[i].rule));
 	fputc('\n', f);
 	for (size_t k = 0; k < sizeof(rows) / sizeof(rows[0]); k++) {
-		if (!(rows[k].scenarios & mask) || ((rows[k].scenarios & WQ) && !res[0].wq_stall))
+		if (!(rows[k].scenarios & mask) || !row_shown(&rows[k], &res[0]))
 			continue;
 		fprintf(f, "%-38s", rows[k].label);
 		for (size_t i = 0; i < nr; i++) {
@@ -146,8 +158,10 @@ void sim_print_json(FILE *f, const struct sim_result *res)
 		res->mem_mib, res->reaper ? "true" : "false");
 	if (res->wq_stall)
 		fprintf(f, ",\"wq_stall\":true");
+	if (res->noise_usec)
+		fprintf(f, ",\"noise_msec\":%" PRIu64, res->noise_usec / 1000);
 	for (size_t k = 0; k < sizeof(rows) / sizeof(rows[0]); k++) {
-		if ((rows[k].scenarios & WQ) && !res->wq_stall)
+		if (!row_shown(&rows[k], res))
 			continue;
 		format_cell(cell, sizeof(cell), &rows[k], res);
 		if (rows[k].fmt == F_OUTCOME)

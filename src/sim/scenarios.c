@@ -111,7 +111,7 @@ int machine_init(struct sim *s, const struct sim_config *cfg, struct sim_result 
 	s->drift_prng = seed * 0x9e3779b97f4a7c15ull + 0x7f4a7c15ull;
 	s->vmstat_off = cfg->rule == RETRY_RULE_MAINLINE;
 	vmstat_init(s);
-	s->kswapd = s->reaper = s->first_victim = s->kworker = NO_TASK;
+	s->kswapd = s->reaper = s->first_victim = s->kworker = s->noise = NO_TASK;
 	plist_init(&s->huge_pool);
 	for (unsigned int f = 0; f < SIM_MAX_FILES; f++)
 		plist_init(&s->files[f].pages);
@@ -120,6 +120,7 @@ int machine_init(struct sim *s, const struct sim_config *cfg, struct sim_result 
 		s->reaper = task_create(s, TK_REAPER, "oom_reaper", 0, 0);
 	s->reaper_delay_usec = cfg->rule == RETRY_RULE_MAINLINE ? OOM_REAPER_DELAY_USEC : 0;
 	prefill_mapped(s, nr_pages / 128);
+	noise_init(s, seed);
 	kworker_init(s, seed);
 	s->budget_usec = 600 * USEC_PER_SEC;
 	s->sample_usec = 100 * USEC_PER_MSEC;
@@ -438,6 +439,7 @@ static void result_init(const struct sim_config *cfg, struct sim_result *res)
 	res->mem_mib = cfg->mem_mib;
 	res->reaper = cfg->reaper;
 	res->wq_stall = cfg->wq_stall;
+	res->noise_usec = cfg->noise_usec;
 	res->outcome = SIM_OUT_COMPLETED;
 }
 
@@ -460,6 +462,7 @@ static void result_add(struct sim_result *sum, const struct sim_result *r)
 	sum->compaction_ready_rounds += r->compaction_ready_rounds;
 	sum->compact_retries += r->compact_retries;
 	sum->wq_holds += r->wq_holds;
+	sum->noise_frees += r->noise_frees;
 	if (r->wq_hold_max_usec > sum->wq_hold_max_usec)
 		sum->wq_hold_max_usec = r->wq_hold_max_usec;
 	sum->end_usec += r->end_usec;

@@ -26,6 +26,9 @@ enum sim_scenario {
 #define SIM_MIN_MEM_MIB     32u
 #define SIM_MAX_MEM_MIB     65536u
 
+/* --noise: a page given back every 10 minutes at the most. */
+#define SIM_MAX_NOISE_MSEC 600000u
+
 /* Huge page histogram buckets: pages obtained, 0..this-1. */
 #define SIM_HUGE_MAX      1024u
 #define SIM_HUGE_ATTEMPTS 20u
@@ -39,6 +42,8 @@ enum sim_scenario {
  * @reaper:    run the OOM reaper kthread
  * @wq_stall:  the machine polls a CD-ROM from a bound work item whose allocations can hold its
  *             CPU's vmstat_update() (workqueue.c)
+ * @noise_usec: the rest of the machine gives a page back every this long on average (noise.c);
+ *             0: nothing frees a page but the scenario's tasks
  * @csv:       when set, time series rows are written here (free, reclaimable, loops, OOM events)
  */
 struct sim_config {
@@ -48,6 +53,7 @@ struct sim_config {
 	unsigned int mem_mib;
 	bool reaper;
 	bool wq_stall;
+	uint64_t noise_usec;
 	FILE *csv;
 };
 
@@ -93,6 +99,7 @@ enum sim_outcome {
  * @wq_holds:           times the disk events worker looped in the allocator without sleeping
  *                      while its CPU's vmstat_update() was due (it waited behind it)
  * @wq_hold_max_usec:   the longest such wait of vmstat_update()
+ * @noise_frees:        pages the rest of the machine gave back (--noise)
  * @page_events:        page allocations, frees, state changes (for the benchmark)
  * @cpu_work_nsec:      CPU time of the tasks' work before the run queue stretched it: what the
  *                      model's CPUs did, so at most NR_CPUS times @end_usec
@@ -105,6 +112,7 @@ struct sim_result {
 	unsigned int mem_mib;
 	bool reaper;
 	bool wq_stall;
+	uint64_t noise_usec;
 	enum sim_outcome outcome;
 	unsigned long oom_calls;
 	unsigned long oom_kills;
@@ -135,6 +143,7 @@ struct sim_result {
 	unsigned long frag_allocs;
 	unsigned long wq_holds;
 	uint64_t wq_hold_max_usec;
+	unsigned long noise_frees;
 	uint64_t page_events;
 	uint64_t cpu_work_nsec;
 	uint64_t end_usec;

@@ -53,6 +53,7 @@ int task_create(struct sim *s, enum task_kind kind, const char *comm, unsigned l
 	t->pid = kind == TK_KSWAPD    ? 30
 		 : kind == TK_REAPER  ? 31
 		 : kind == TK_KWORKER ? 32
+		 : kind == TK_NOISE   ? 33
 				      : 1000 + i;
 	snprintf(t->comm, sizeof(t->comm), "%s", comm);
 	t->start_usec = start_usec;
@@ -395,6 +396,9 @@ void task_step(struct sim *s, struct sim_task *t)
 		break;
 	case TK_KWORKER:
 		kworker_step(s, t);
+		break;
+	case TK_NOISE:
+		noise_step(s, t);
 		break;
 	case TK_KSWAPD:
 		d = kswapd_step(s, t);

@@ -26,6 +26,10 @@ check "--seed: '-1' is not a number" flood --seed -1
 check "--mem-mib: '33' must be a multiple of 4" flood --mem-mib 33
 check "--mem-mib: '16' must be a multiple of 4 in 32..65536" flood --mem-mib 16
 check "--mem-mib: '12x' is not a number" flood --mem-mib 12x
+check "--noise: '0' must be 1..600000 ms" flood --noise 0
+check "--noise: '600001' is not a number in 0..600000" flood --noise 600001
+check "--noise: '1s' is not a number" flood --noise=1s
+check "--noise needs a value" flood --noise
 check "unknown option '--bogus'" flood --bogus
 check "--policy needs a value" flood --policy
 check "--csv needs a directory, not an empty value" flood --csv=

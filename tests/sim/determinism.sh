@@ -23,6 +23,10 @@ for sc in flood churn-livelock stuck-victim-mmap; do
 	done
 	rm -rf "$tmp/a" "$tmp/b"
 done
+# --noise: its intervals come from a stream of the seed's own, so the run is still one run.
+"$bin" sim flood --compare --json --mem-mib 32 --seed 3 --wq-stall --noise 500 >"$tmp/n1" || rc=1
+"$bin" sim flood --compare --json --mem-mib 32 --seed 3 --wq-stall --noise 500 >"$tmp/n2" || rc=1
+cmp -s "$tmp/n1" "$tmp/n2" || { echo "FAIL: flood --noise 500: two runs with seed 3 differ"; rc=1; }
 "$bin" sim flood --policy rework --json --mem-mib 32 --seed 3 >"$tmp/s3" || rc=1
 "$bin" sim flood --policy rework --json --mem-mib 32 --seed 4 >"$tmp/s4" || rc=1
 if cmp -s <(sed 's/"seed":[0-9]*//' "$tmp/s3") <(sed 's/"seed":[0-9]*//' "$tmp/s4"); then

@@ -10,10 +10,13 @@
 # that a change to the model that moves them is noticed (and, if they then meet the cover letter,
 # that the exemption is turned into a requirement); docs/sim.md says why they differ:
 #   - rework-v4 / base time of the last kill (cover letter 1.6-2.2; the model about 1.1)
-#   - spread across seeds (cover letter: base a third, patched 2 %; the model: rework-v4 about
-#     2 %, base below it). The stall
-#     the cover letter blames, a work item holding vmstat_update() (--wq-stall), is modelled and
-#     off here: with it base either does not move or hangs (docs/sim.md, "The workqueue stall").
+#   - spread across seeds without the stall the cover letter blames (cover letter: base a third,
+#     patched 2 %; the model: rework-v4 about 2 %, base below it).
+# With that stall (--wq-stall: a work item holding vmstat_update()) and the rest of the machine
+# giving a page back every 3 s on average (--noise 3000), seeds 1-10: every run ends (a page given
+# back ends a stall that would otherwise hang base to its budget) and base's spread exceeds
+# rework-v4's, as in the cover letter; docs/sim.md ("The rest of the machine") gives the rates
+# from 100 ms to 30 s over 10 and 20 seeds, and why this is met in form more than in kind.
 # Runs the release build (./oomguard, what `make` ships): the sanitizer build takes a minute here.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
@@ -24,6 +27,7 @@ bin=${OOMGUARD_SHIPPED_BIN:-./oomguard}
 COVER_OOM_LO=76 COVER_OOM_HI=78 OOM_TOL=20
 COVER_HUGE_PCT=89 HUGE_TOL=20 # base 65.25 of 73 (89.4 %), patched 65.15 of 73 (89.2 %)
 SEEDS="1 2 3 4 5"
+STALL_SEEDS="1 2 3 4 5 6 7 8 9 10" NOISE_MSEC=3000
 # Exemptions, today's range: the ratio in hundredths, the spreads in tenths of a percent.
 RATIO_NOW_LO=100 RATIO_NOW_HI=120 COVER_RATIO_LO=160 COVER_RATIO_HI=220
 BASE_SPREAD_NOW_HI=20 V4_SPREAD_NOW_LO=5 V4_SPREAD_NOW_HI=50
@@ -48,6 +52,10 @@ sim() { # out-file, args...
 for rule in base rework-v4; do
 	(
 		for s in $SEEDS; do sim "$tmp/flood-$rule-$s" flood --policy $rule --seed "$s"; done
+		for s in $STALL_SEEDS; do
+			sim "$tmp/stall-$rule-$s" flood --policy $rule --seed "$s" --wq-stall \
+				--noise $NOISE_MSEC
+		done
 		sim "$tmp/huge-$rule" hugepages --policy $rule
 		sim "$tmp/fit-$rule" fit --policy $rule
 	) &
@@ -119,9 +127,9 @@ for s in $SEEDS; do
 done
 
 # Exemption 2: the spread of that time across seeds, (max - min) / mean, in tenths of a percent.
-spread() { # rule -> spread
-	local r=${1//-/_} s
-	for s in $SEEDS; do eval echo "\$last_${r}_$s"; done |
+spread() { # rule [prefix seeds] -> spread
+	local r=${1//-/_} p=${2:-last} s
+	for s in ${3:-$SEEDS}; do eval echo "\$${p}_${r}_$s"; done |
 		awk '{ v[NR] = $1; t += $1 } END { lo = hi = v[1]
 			for (i = 2; i <= NR; i++) { if (v[i] < lo) lo = v[i]; if (v[i] > hi) hi = v[i] }
 			print int((hi - lo) * 1000 * NR / t) }'
@@ -137,6 +145,29 @@ elif [ "$sb" -gt $BASE_SPREAD_NOW_HI ] || [ "$sv" -lt $V4_SPREAD_NOW_LO ] ||
 		"update docs/sim.md and these ranges"
 fi
 
+# With the stall and the noise: every run ends, and base varies more than rework-v4.
+held=0
+for rule in base rework-v4; do
+	for s in $STALL_SEEDS; do
+		j=$(cat "$tmp/stall-$rule-$s")
+		if [ "$(field "$j" outcome)" != completed ]; then
+			fail "flood --wq-stall --noise $NOISE_MSEC $rule seed $s: $(field "$j" outcome)" \
+				"(a page given back should end every stall)"
+			eval "stall_${rule//-/_}_$s=0"
+			continue
+		fi
+		eval "stall_${rule//-/_}_$s=$(field "$j" last_kill_usec)"
+		h=$(field "$j" wq_hold_max_usec)
+		[ "${h:-0}" -gt $held ] && held=$h
+	done
+done
+tb=$(spread base stall "$STALL_SEEDS") tv=$(spread rework-v4 stall "$STALL_SEEDS")
+if [ "$tb" -le "$tv" ]; then
+	fail "flood --wq-stall --noise $NOISE_MSEC, seeds 1-10: base's spread ($tb/10 %) is not" \
+		"above rework-v4's ($tv/10 %); the cover letter's base varied by a third, patched 2 %"
+fi
+
 echo "fit margins base $fb KiB, rework-v4 $fv KiB; time ratio by seed (/100): ${ratios:-};" \
-	"spread base $sb/10 %, rework-v4 $sv/10 %"
+	"spread base $sb/10 %, rework-v4 $sv/10 %; with the stall and noise every $NOISE_MSEC ms" \
+	"(seeds 1-10): base $tb/10 %, rework-v4 $tv/10 %, the longest hold $((held / 1000000)) s"
 exit $rc
