@@ -367,14 +367,22 @@ struct sim {
 	unsigned long steps;
 };
 
-/* prng (inline): splitmix64 */
-static inline uint64_t sim_rand(struct sim *s)
+/* The next value of the splitmix64 stream whose state is *@state. The model keeps a stream per
+ * source of chance (the interleaving, the vmstat CPUs, the noise), so that one draws without
+ * moving the others. */
+static inline uint64_t splitmix64(uint64_t *state)
 {
-	uint64_t z = (s->prng += 0x9e3779b97f4a7c15ull);
+	uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
 
 	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
 	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
 	return z ^ (z >> 31);
+}
+
+/* The interleaving's stream. */
+static inline uint64_t sim_rand(struct sim *s)
+{
+	return splitmix64(&s->prng);
 }
 
 /* A value in [0, n). */
@@ -471,6 +479,7 @@ void vmstat_reads(struct sim *s, struct zone_snapshot *zones, size_t nr);
 enum alloc_status { ALLOC_OK, ALLOC_WAIT, ALLOC_FAIL };
 int32_t get_page_from_freelist(struct sim *s, gfp_t gfp, unsigned int order,
 			       unsigned int alloc_flags, int classzone);
+int32_t boot_page(struct sim *s, gfp_t gfp);
 enum alloc_status alloc_pages_step(struct sim *s, struct sim_task *t, gfp_t gfp, unsigned int order,
 				   int32_t *ret_pfn, uint64_t *ret_cost_usec);
 void alloc_end(struct sim *s, struct sim_task *t);

@@ -28,20 +28,11 @@
 #define NOISE_HORIZON_USEC (610 * USEC_PER_SEC)
 #define NOISE_POOL_MAX_DIV 64u
 
-/* One value of the noise's own stream (splitmix64), apart from the interleaving's. */
-static uint64_t noise_rand(struct sim *s)
-{
-	uint64_t z = (s->noise_prng += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
-/* The time to the next page given back: uniform in 1 .. 2 * the mean. */
+/* The time to the next page given back: uniform in 1 .. 2 * the mean, from the noise's own
+ * stream. */
 static uint64_t noise_interval(struct sim *s)
 {
-	return 1 + noise_rand(s) % (2 * s->cfg->noise_usec);
+	return 1 + splitmix64(&s->noise_prng) % (2 * s->cfg->noise_usec);
 }
 
 /* noise_init() - the rest of the machine and its pool, from @seed; nothing without --noise. */
@@ -62,8 +53,7 @@ void noise_init(struct sim *s, uint64_t seed)
 		return;
 	s->noise = i;
 	for (unsigned long k = 0; k < pool; k++) {
-		int32_t pfn = get_page_from_freelist(s, GFP_KERNEL, 0,
-						     ALLOC_WMARK_LOW | ALLOC_CPUSET, ZONE_NORMAL);
+		int32_t pfn = boot_page(s, GFP_KERNEL);
 
 		if (pfn == NO_PFN)
 			break;

@@ -75,8 +75,7 @@ static void prefill_mapped(struct sim *s, unsigned long pages)
 	int f = s->nr_files++;
 
 	for (unsigned long i = 0; i < pages; i++) {
-		int32_t pfn = get_page_from_freelist(s, GFP_HIGHUSER_MOVABLE, 0,
-						     ALLOC_WMARK_LOW | ALLOC_CPUSET, ZONE_NORMAL);
+		int32_t pfn = boot_page(s, GFP_HIGHUSER_MOVABLE);
 
 		if (pfn == NO_PFN)
 			break;
@@ -200,8 +199,7 @@ static void prefill_clean_cache(struct sim *s, unsigned long pages)
 	int f = s->nr_files++;
 
 	for (unsigned long i = 0; i < pages; i++) {
-		int32_t pfn = get_page_from_freelist(s, GFP_HIGHUSER_MOVABLE, 0,
-						     ALLOC_WMARK_LOW | ALLOC_CPUSET, ZONE_NORMAL);
+		int32_t pfn = boot_page(s, GFP_HIGHUSER_MOVABLE);
 
 		if (pfn == NO_PFN)
 			break;
@@ -234,8 +232,7 @@ static void setup_churn(struct sim *s)
 
 	plist_init(&s->files[f].pages);
 	for (unsigned long i = 0; i < dirty; i++) {
-		int32_t pfn = get_page_from_freelist(s, GFP_HIGHUSER_MOVABLE, 0,
-						     ALLOC_WMARK_LOW | ALLOC_CPUSET, ZONE_NORMAL);
+		int32_t pfn = boot_page(s, GFP_HIGHUSER_MOVABLE);
 
 		if (pfn == NO_PFN)
 			break;

@@ -37,6 +37,13 @@ int32_t get_page_from_freelist(struct sim *s, gfp_t gfp, unsigned int order,
 	return NO_PFN;
 }
 
+/* A page taken while the machine boots (the scenarios' page cache, the noise's pool): the fast
+ * path at the low watermark from the highest zone down; NO_PFN when memory is that low. */
+int32_t boot_page(struct sim *s, gfp_t gfp)
+{
+	return get_page_from_freelist(s, gfp, 0, ALLOC_WMARK_LOW | ALLOC_CPUSET, ZONE_NORMAL);
+}
+
 /* The zonelist as the policy sees it: copies of the usable zones, preferred (highest) first. */
 void fill_request(struct sim *s, gfp_t gfp, unsigned int order, unsigned int alloc_flags,
 		  struct zone_snapshot *zones, struct alloc_request *req)

@@ -10,14 +10,10 @@
 
 #include "sim/model.h"
 
-/* One draw from the vmstat stream (splitmix64), apart from the interleaving's. */
+/* One draw from the vmstat stream, apart from the interleaving's. */
 static uint64_t vmstat_rand(struct sim *s)
 {
-	uint64_t z = (s->drift_prng += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
+	return splitmix64(&s->drift_prng);
 }
 
 /* round_jiffies_relative() puts each CPU's work on a whole second plus 3 jiffies per CPU; where
