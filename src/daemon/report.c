@@ -132,6 +132,7 @@ void log_decision(const struct scope *s, int prio, const char *what)
 	    "cpu_ms=%lld cpu_span_ms=%llu silence_ms=%llu silence_io_ms=%lld "
 	    "long_share_permille=%llu room_pages=%llu "
 	    "window_read_pages=%llu window_refaulted_pages=%llu parked=%d "
+	    "swap_left_pages=%lld swap_grown_pages=%llu "
 	    "round=\"%s\" rule=\"%s\"",
 	    what, s->name, s->decision.no_progress_loops, s->decision.available[zi],
 	    z ? z->watermark[WMARK_MIN] : 0, z ? z->free_pages : 0, z ? z->reclaimable_pages : 0,
@@ -158,5 +159,6 @@ void log_decision(const struct scope *s, int prio, const char *what)
 	    (unsigned long long)s->sample.file_pages,
 	    (unsigned long long)s->sample.ra_span_read_pages,
 	    (unsigned long long)s->sample.ra_span_refaulted_pages, s->cur.parked,
-	    s->round.reason ? s->round.reason : "", s->decision.reason ? s->decision.reason : "");
+	    s->swap_end.has_swap ? (long long)s->swap_end.left_pages : -1LL,
+	    (unsigned long long)s->swap_end.grown_pages, s->round.reason ? s->round.reason : "", s->decision.reason ? s->decision.reason : "");
 }

@@ -15,6 +15,7 @@
 #include "policy/badness.h"
 #include "policy/progress.h"
 #include "policy/retry.h"
+#include "policy/swap_end.h"
 
 enum scope_kind { SCOPE_MACHINE, SCOPE_CGROUP_V1, SCOPE_CGROUP_V2 };
 
@@ -118,6 +119,7 @@ struct scope_counters {
 	uint64_t written;		    /* the snapshot's @written_pages */
 	uint64_t write_pending, file_pages; /* gauges: dirty + writeback, file LRU pages */
 	uint64_t demand_pages;		    /* gauge: anon LRU + swap in use */
+	uint64_t swap_pages;		    /* gauge: swap in use (the snapshot's @swap_bytes) */
 	uint64_t dirty_pages;		    /* gauge: dirty, not under writeback (v2 only) */
 };
 
@@ -148,6 +150,8 @@ struct scope_counters {
  * @file_bytes, @anon_bytes:    LRU contents
  * @swap_bytes:    swap in use: the machine's SwapTotal - SwapFree, a v2 group's
  *                 memory.swap.current (0 without it), a v1 group's 0
+ * @swap_left_bytes, @has_swap:  the machine's SwapFree, and whether it has swap at all
+ *                 (SwapTotal > 0); a group's 0 and false (swap_end.h reads the machine's alone)
  * @dirty_bytes:   a v2 group's file_dirty (0 for the others)
  * @parked:        v1 under_oom
  * @oom_kill_disable:  v1 memory.oom_control
@@ -162,7 +166,8 @@ struct scope_snapshot {
 	struct zone_snapshot zones[MAX_NR_ZONES];
 	size_t nr_zones;
 	uint64_t limit_bytes, usage_bytes, file_bytes, anon_bytes, swap_bytes, dirty_bytes;
-	bool parked, oom_kill_disable, swap_free, counts_reclaim;
+	uint64_t swap_left_bytes;
+	bool parked, oom_kill_disable, swap_free, counts_reclaim, has_swap;
 	uint64_t kernel_oom_kills;
 };
 
@@ -253,6 +258,7 @@ struct scope {
 	struct retry_state retry;
 	unsigned int quiet_rounds;
 	struct round_sample sample;
+	struct swap_end swap_end;     /* the machine's swap as the last verdict read it (swap_end.h) */
 	uint64_t readahead_pages;     /* the machine's largest read-ahead window (0: unknown) */
 	struct long_share long_share; /* refaults among reads, over a few windows (progress.h) */
 	struct read_marks read_marks; /* the last read-ahead window of reads (progress.h) */

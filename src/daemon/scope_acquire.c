@@ -134,6 +134,8 @@ static void machine_available(struct scope *s, const struct proc_meminfo *mi,
 	snap->limit_bytes = mi->mem_total_kib * 1024;
 	snap->usage_bytes = (mi->mem_total_kib - mi->mem_available_kib) * 1024;
 	snap->swap_free = mi->swap_free_kib > 0;
+	snap->swap_left_bytes = mi->swap_free_kib * 1024;
+	snap->has_swap = mi->swap_total_kib > 0;
 }
 
 static int acquire_machine(struct scope *s, char *scratch, struct scope_snapshot *snap,

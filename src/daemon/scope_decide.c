@@ -110,6 +110,7 @@ void scope_push_history(struct scope *s)
 		h->write_pending += s->cur.zones[i].write_pending;
 	h->file_pages = bytes_to_pages(s->cur.file_bytes, s->page_shift);
 	h->demand_pages = bytes_to_pages(s->cur.anon_bytes + s->cur.swap_bytes, s->page_shift);
+	h->swap_pages = bytes_to_pages(s->cur.swap_bytes, s->page_shift);
 	h->dirty_pages = bytes_to_pages(s->cur.dirty_bytes, s->page_shift);
 	s->hist_next = (s->hist_next + 1) % SCOPE_HISTORY_ROUNDS;
 	if (s->hist_len < SCOPE_HISTORY_ROUNDS)
@@ -376,6 +377,29 @@ static void pending_rounds(struct scope *s)
 	s->pending_rounds = 0;
 }
 
+/* Swap's end in sight (swap_end.h): the machine's swap, its pace over the window (at least
+ * SWAP_END_MIN_SPAN_USEC of it), and the horizon of the count: MAX_RECLAIM_RETRIES rounds of
+ * the configured interval. Into @ret for the log. */
+static bool swap_end_sample(const struct scope *s, const struct config *c, struct swap_end *ret)
+{
+	const struct scope_counters *now = hist_back(s, 0), *prev = hist_back(s, 1);
+	const struct scope_counters *old = hist_back(s, SCOPE_WINDOW_ROUNDS - 1);
+	uint64_t avail = s->cur.limit_bytes > s->cur.usage_bytes
+			     ? s->cur.limit_bytes - s->cur.usage_bytes
+			     : 0;
+
+	*ret = (struct swap_end){
+	    .has_swap = s->kind == SCOPE_MACHINE && s->cur.has_swap,
+	    .left_pages = bytes_to_pages(s->cur.swap_left_bytes, s->page_shift),
+	    .avail_pages = bytes_to_pages(avail, s->page_shift),
+	    .grown_pages = delta(now->swap_pages, old->swap_pages),
+	    .span_usec = delta(now->time_usec, old->time_usec),
+	    .growing = now->swap_pages > prev->swap_pages,
+	    .horizon_usec = (uint64_t)MAX_RECLAIM_RETRIES * c->interval_msec * 1000,
+	};
+	return swap_end_near(ret);
+}
+
 void scope_decide(struct scope *s, const struct config *c)
 {
 	struct progress_params params = {c->stall_bound_permille, c->refault_min_pages,
@@ -422,6 +446,14 @@ void scope_decide(struct scope *s, const struct config *c)
 	progress_round(smp, &params, &s->round);
 	s->decided = true;
 	pending_rounds(s);
+	if (swap_end_sample(s, c, &s->swap_end)) {
+		memset(&s->decision, 0, sizeof(s->decision));
+		s->decision.verdict = RETRY_OOM;
+		s->decision.no_progress_loops = s->retry.no_progress_loops;
+		s->decision.reason = "swap full before the count could end";
+		s->oom = true;
+		return;
+	}
 	if (!s->round.is_round) {
 		if (++s->quiet_rounds >= SCOPE_QUIET_ROUNDS_RESET) {
 			s->retry.no_progress_loops = 0;

@@ -93,6 +93,30 @@ static void test_listing_known_only(void **state)
 	assert_false(listing_known_only(&g));
 }
 
+/* The fit's case: a known_only listing left the job out, and the writer and the daemons it
+ * listed hold a sliver of the anon + swap in use: listed again in full. A flood's eaters, all
+ * listed, hold most of it: the listing stands, whatever it left out. */
+static void test_listing_misses_demand(void **state)
+{
+	struct scope m = group(0, 0);
+	struct oom_task t[3] = {{.pid = 327, .rss_pages = 1008}, {.pid = 216, .rss_pages = 400},
+				{.pid = 1, .rss_pages = 3000, .swap_pages = 100}};
+
+	(void)state;
+	m.kind = SCOPE_MACHINE;
+	m.page_shift = 12;
+	m.cur.anon_bytes = 1200ULL << 20; /* 307200 pages */
+	m.cur.swap_bytes = 600ULL << 20;  /* 153600 */
+	assert_true(listing_misses_demand(&m, t, 3, 2));
+	assert_false(listing_misses_demand(&m, t, 3, 0)); /* nothing left out: what there is */
+	t[0].rss_pages = 200000; /* the job listed: 203500 of 460800 pages */
+	assert_true(listing_misses_demand(&m, t, 3, 2));
+	t[0].swap_pages = 30000; /* 233500: over half */
+	assert_false(listing_misses_demand(&m, t, 3, 2));
+	m.cur.anon_bytes = m.cur.swap_bytes = 0; /* nothing in use: nothing missed */
+	assert_false(listing_misses_demand(&m, t, 0, 5));
+}
+
 /* Read through a kept descriptor: a rewrite of the file is seen by the next call, no reopen. */
 static void test_lru_gen_enabled(void **state)
 {
@@ -142,6 +166,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {cmocka_unit_test(test_arm_decide),
 					   cmocka_unit_test(test_listing_known_only),
+					   cmocka_unit_test(test_listing_misses_demand),
 					   cmocka_unit_test(test_lru_gen_enabled)};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -208,6 +208,61 @@ static void test_healthy_never_oom(void **state)
 	assert_int_equal(rounds_to_oom(&s, &c, THRASH_FAILCNT, THRASH, false, 15), 0);
 }
 
+/* A machine with 2 GiB, nothing available, whose swap (1.9 GiB) has @left_mib MiB free and
+ * fills by @kib_per_round KiB a round while reclaim makes progress (the rounds never count): the
+ * round at which the verdict comes, 0 if none in @max. */
+static int swap_rounds_to_oom(struct scope *s, struct config *c, enum scope_kind kind,
+			      uint64_t left_mib, uint64_t kib_per_round, int growing_rounds, int max)
+{
+	v1_scope(s, c, 0, 1600);
+	s->kind = kind;
+	s->cur.counts_reclaim = true;
+	s->cur.limit_bytes = s->cur.usage_bytes = 2048ULL << 20;
+	s->cur.has_swap = kind == SCOPE_MACHINE;
+	s->cur.swap_free = true;
+	s->cur.swap_left_bytes = left_mib << 20;
+	s->cur.swap_bytes = (1900ULL << 20) - s->cur.swap_left_bytes;
+	s->hist_len = s->hist_next = 0; /* v1_scope()'s round had no swap */
+	scope_push_history(s);
+	for (int i = 1; i <= max; i++) {
+		uint64_t grow = i <= growing_rounds ? kib_per_round << 10 : 0;
+
+		if (grow > s->cur.swap_left_bytes)
+			grow = s->cur.swap_left_bytes;
+		s->cur.reclaimed += 2000; /* each page written to swap freed one: progress */
+		s->cur.swap_bytes += grow;
+		s->cur.swap_left_bytes -= grow;
+		step(s, c, 150, 0, false);
+		if (s->oom)
+			return i;
+	}
+	return 0;
+}
+
+/* Swap's end (swap_end.h), as bench/machine's fit with zram meets it: a job at 79 MiB/s with
+ * 94 MiB of swap left is 1.2 s from full, within the count's 16 rounds; the window needs 5
+ * rounds (500 ms) of pace. One that stops growing with 250 MiB left is spared, and so is a
+ * group (the rule reads the machine's swap alone). */
+static void test_swap_end(void **state)
+{
+	struct scope s;
+	struct config c;
+
+	(void)state;
+	assert_int_equal(swap_rounds_to_oom(&s, &c, SCOPE_MACHINE, 94, 7900, 100, 100), 5);
+	assert_string_equal(s.decision.reason, "swap full before the count could end");
+	assert_int_equal(s.swap_end.span_usec, 500000);
+	/* 300 MiB left at 55 MiB/s: the verdict once it is 1.6 s from full (87.5 MiB left) */
+	assert_int_equal(swap_rounds_to_oom(&s, &c, SCOPE_MACHINE, 300, 5600, 100, 100), 39);
+	assert_int_equal(s.swap_end.horizon_usec, 16 * 100000);
+	/* growth that stops 250 MiB from full (at 42 MiB/s it was 6 s away): never */
+	assert_int_equal(swap_rounds_to_oom(&s, &c, SCOPE_MACHINE, 500, 4200, 60, 200), 0);
+	assert_false(s.swap_end.growing);
+	/* the same fill in a group: the seed's count, which progress keeps at 0 */
+	assert_int_equal(swap_rounds_to_oom(&s, &c, SCOPE_CGROUP_V2, 94, 7900, 100, 100), 0);
+	assert_int_equal(s.decision.no_progress_loops, 0);
+}
+
 static void test_progress_and_quiet_reset(void **state)
 {
 	struct scope s;
@@ -701,6 +756,7 @@ int main(void)
 	    cmocka_unit_test(test_pending_psi_counted),
 	    cmocka_unit_test(test_pending_not_in_small_room),
 	    cmocka_unit_test(test_writer_dirtied),
+	    cmocka_unit_test(test_swap_end),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
