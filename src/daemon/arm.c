@@ -59,12 +59,11 @@ int daemon_arm(struct daemon *d, struct scope *s, uint64_t now)
 	d->tasks.known_only = listing_known_only(s);
 	r = tasks_acquire(&d->tasks, s, &d->cfg, &d->victims, d->self_pid, d->scratch,
 			  sizeof(d->scratch));
-	if (r >= 0 && d->tasks.known_only &&
-	    listing_misses_demand(s, d->tasks.tasks, d->tasks.nr, d->tasks.skipped_new)) {
+	if (r >= 0 && d->tasks.known_only && listing_misses_demand(s, d->tasks.tasks, d->tasks.nr)) {
 		log_msg(LOG_PRIO_DEBUG,
-			"listing scope=%s again in full: %zu new processes left out, the rest "
-			"hold under half of anon + swap in use",
-			s->name, d->tasks.skipped_new);
+			"listing scope=%s again in full: the %zu processes known hold under half "
+			"of anon + swap in use",
+			s->name, d->tasks.nr);
 		d->tasks.known_only = false;
 		r = tasks_acquire(&d->tasks, s, &d->cfg, &d->victims, d->self_pid, d->scratch,
 				  sizeof(d->scratch));
@@ -135,14 +134,11 @@ bool listing_known_only(const struct scope *s)
 		(s->sample.interval_usec && s->sample.stall_usec * 10 > s->sample.interval_usec));
 }
 
-bool listing_misses_demand(const struct scope *s, const struct oom_task *tasks, size_t nr,
-			   size_t skipped_new)
+bool listing_misses_demand(const struct scope *s, const struct oom_task *tasks, size_t nr)
 {
 	uint64_t demand = bytes_to_pages(s->cur.anon_bytes + s->cur.swap_bytes, s->page_shift);
 	uint64_t held = 0;
 
-	if (!skipped_new)
-		return false;
 	for (size_t i = 0; i < nr; i++)
 		held += tasks[i].rss_pages + tasks[i].swap_pages;
 	return held < demand / 2;

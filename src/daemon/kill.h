@@ -67,15 +67,15 @@ enum arm_action arm_decide(const struct scope *s, uint64_t now);
 bool listing_known_only(const struct scope *s);
 
 /*
- * listing_misses_demand() - a known_only listing of @s that left @skipped_new processes out
- * and whose @nr @tasks hold (rss + swap) less than half of the scope's anon + swap in use: the
- * process taking the memory is among those left out (one that started under pressure and grew
- * there: bench/machine's fit with zram, a 2304 MiB job started 80 ms after the one before it
- * exited, the machine still stalled, left out of every listing; the 4 MiB writer beside it was
- * chosen and killed). Such a listing is done again in full. Pure.
+ * listing_misses_demand() - a known_only listing of @s whose @nr @tasks hold (rss + swap) less
+ * than half of the scope's anon + swap in use: the process taking the memory is one it did not
+ * list (one that started under pressure and grew there: bench/machine's fit with zram, a 2304
+ * MiB job started 160 ms after the one before it exited, the machine still stalled, in no
+ * listing; the 4 MiB writer and then the probe beside it were chosen and killed). Such a
+ * listing walks the kept files only, so it cannot count what it left out: the memory it
+ * accounts for is the test. Such a listing is done again in full. Pure.
  */
-bool listing_misses_demand(const struct scope *s, const struct oom_task *tasks, size_t nr,
-			   size_t skipped_new);
+bool listing_misses_demand(const struct scope *s, const struct oom_task *tasks, size_t nr);
 
 /* arm_scope() - the round's arming for @s: arm_decide(), then choose or drop. */
 void arm_scope(struct daemon *d, struct scope *s, uint64_t now);

@@ -95,7 +95,7 @@ static void test_listing_known_only(void **state)
 
 /* The fit's case: a known_only listing left the job out, and the writer and the daemons it
  * listed hold a sliver of the anon + swap in use: listed again in full. A flood's eaters, all
- * listed, hold most of it: the listing stands, whatever it left out. */
+ * listed, hold most of it: the listing stands. */
 static void test_listing_misses_demand(void **state)
 {
 	struct scope m = group(0, 0);
@@ -107,14 +107,14 @@ static void test_listing_misses_demand(void **state)
 	m.page_shift = 12;
 	m.cur.anon_bytes = 1200ULL << 20; /* 307200 pages */
 	m.cur.swap_bytes = 600ULL << 20;  /* 153600 */
-	assert_true(listing_misses_demand(&m, t, 3, 2));
-	assert_false(listing_misses_demand(&m, t, 3, 0)); /* nothing left out: what there is */
+	assert_true(listing_misses_demand(&m, t, 3));
 	t[0].rss_pages = 200000; /* the job listed: 203500 of 460800 pages */
-	assert_true(listing_misses_demand(&m, t, 3, 2));
+	assert_true(listing_misses_demand(&m, t, 3));
 	t[0].swap_pages = 30000; /* 233500: over half */
-	assert_false(listing_misses_demand(&m, t, 3, 2));
+	assert_false(listing_misses_demand(&m, t, 3));
+	assert_true(listing_misses_demand(&m, t, 0)); /* nothing listed, memory in use */
 	m.cur.anon_bytes = m.cur.swap_bytes = 0; /* nothing in use: nothing missed */
-	assert_false(listing_misses_demand(&m, t, 0, 5));
+	assert_false(listing_misses_demand(&m, t, 0));
 }
 
 /* Read through a kept descriptor: a rewrite of the file is seen by the next call, no reopen. */
