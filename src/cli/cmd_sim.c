@@ -123,12 +123,87 @@ static int list_scenarios(void)
 	return 0;
 }
 
+/* The options that take a value, at argv[*i]. Returns 1 when handled, 0 when @a is none of
+ * them, or -EINVAL. */
+static int parse_valued(int argc, char **argv, int *i, struct sim_opts *o)
+{
+	const char *a = argv[*i], *v;
+	uint64_t n;
+
+	if (opt_is(a, "--policy")) {
+		v = opt_value(argc, argv, i, "--policy");
+		if (!v)
+			return -EINVAL;
+		if (retry_rule_parse(v, &o->rule)) {
+			fprintf(stderr,
+				"oomguard sim: unknown policy '%s' (valid: base, "
+				"rework, rework-v4, mainline)\n",
+				v);
+			return -EINVAL;
+		}
+	} else if (opt_is(a, "--seed")) {
+		v = opt_value(argc, argv, i, "--seed");
+		if (!v || parse_u64("--seed", v, UINT32_MAX, &o->seed))
+			return -EINVAL;
+	} else if (opt_is(a, "--mem-mib")) {
+		v = opt_value(argc, argv, i, "--mem-mib");
+		if (!v || parse_u64("--mem-mib", v, SIM_MAX_MEM_MIB, &n))
+			return -EINVAL;
+		if (n < SIM_MIN_MEM_MIB || n % 4) {
+			fprintf(stderr,
+				"oomguard sim: --mem-mib: '%s' must be a multiple "
+				"of 4 in %u..%u\n",
+				v, SIM_MIN_MEM_MIB, SIM_MAX_MEM_MIB);
+			return -EINVAL;
+		}
+		o->mem_mib = (unsigned int)n;
+	} else if (opt_is(a, "--noise")) {
+		v = opt_value(argc, argv, i, "--noise");
+		if (!v || parse_u64("--noise", v, SIM_MAX_NOISE_MSEC, &o->noise_msec))
+			return -EINVAL;
+		if (!o->noise_msec) {
+			fprintf(stderr,
+				"oomguard sim: --noise: '%s' must be 1..%u ms (leave "
+				"it out for none)\n",
+				v, SIM_MAX_NOISE_MSEC);
+			return -EINVAL;
+		}
+	} else if (opt_is(a, "--csv")) {
+		if (path_value(argc, argv, i, "--csv", "directory", &o->csv_dir) < 0)
+			return -EINVAL;
+	} else if (opt_is(a, "--plot")) {
+		if (path_value(argc, argv, i, "--plot", "file name", &o->plot_file) < 0)
+			return -EINVAL;
+	} else {
+		return 0;
+	}
+	return 1;
+}
+
+/* The one scenario named on the command line. Returns 0 or -EINVAL. */
+static int parse_scenario(const char *a, struct sim_opts *o)
+{
+	if (o->have_scenario) {
+		fprintf(stderr, "oomguard sim: one scenario only, got '%s' after '%s'\n", a,
+			sim_scenario_name(o->scenario));
+		return -EINVAL;
+	}
+	if (sim_scenario_parse(a, &o->scenario)) {
+		fprintf(stderr, "oomguard sim: unknown scenario '%s' (valid: ", a);
+		valid_scenarios(stderr);
+		fprintf(stderr, ")\n");
+		return -EINVAL;
+	}
+	o->have_scenario = true;
+	return 0;
+}
+
 /* Returns 0, 1 when --list or --help was handled, or -EINVAL. */
 static int parse_opts(int argc, char **argv, struct sim_opts *o)
 {
 	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i], *v;
-		uint64_t n;
+		const char *a = argv[i];
+		int r;
 
 		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
 			sim_usage(stdout);
@@ -144,50 +219,9 @@ static int parse_opts(int argc, char **argv, struct sim_opts *o)
 			o->wq_stall = true;
 		} else if (!strcmp(a, "--json")) {
 			o->json = true;
-		} else if (opt_is(a, "--policy")) {
-			v = opt_value(argc, argv, &i, "--policy");
-			if (!v)
-				return -EINVAL;
-			if (retry_rule_parse(v, &o->rule)) {
-				fprintf(stderr,
-					"oomguard sim: unknown policy '%s' (valid: base, "
-					"rework, rework-v4, mainline)\n",
-					v);
-				return -EINVAL;
-			}
-		} else if (opt_is(a, "--seed")) {
-			v = opt_value(argc, argv, &i, "--seed");
-			if (!v || parse_u64("--seed", v, UINT32_MAX, &o->seed))
-				return -EINVAL;
-		} else if (opt_is(a, "--mem-mib")) {
-			v = opt_value(argc, argv, &i, "--mem-mib");
-			if (!v || parse_u64("--mem-mib", v, SIM_MAX_MEM_MIB, &n))
-				return -EINVAL;
-			if (n < SIM_MIN_MEM_MIB || n % 4) {
-				fprintf(stderr,
-					"oomguard sim: --mem-mib: '%s' must be a multiple "
-					"of 4 in %u..%u\n",
-					v, SIM_MIN_MEM_MIB, SIM_MAX_MEM_MIB);
-				return -EINVAL;
-			}
-			o->mem_mib = (unsigned int)n;
-		} else if (opt_is(a, "--noise")) {
-			v = opt_value(argc, argv, &i, "--noise");
-			if (!v || parse_u64("--noise", v, SIM_MAX_NOISE_MSEC, &o->noise_msec))
-				return -EINVAL;
-			if (!o->noise_msec) {
-				fprintf(stderr,
-					"oomguard sim: --noise: '%s' must be 1..%u ms (leave "
-					"it out for none)\n",
-					v, SIM_MAX_NOISE_MSEC);
-				return -EINVAL;
-			}
-		} else if (opt_is(a, "--csv")) {
-			if (path_value(argc, argv, &i, "--csv", "directory", &o->csv_dir) < 0)
-				return -EINVAL;
-		} else if (opt_is(a, "--plot")) {
-			if (path_value(argc, argv, &i, "--plot", "file name", &o->plot_file) < 0)
-				return -EINVAL;
+		} else if ((r = parse_valued(argc, argv, &i, o)) != 0) {
+			if (r < 0)
+				return r;
 		} else if (a[0] == '-') {
 			fprintf(
 			    stderr,
@@ -196,17 +230,8 @@ static int parse_opts(int argc, char **argv, struct sim_opts *o)
 			    "--plot, --list, --help)\n",
 			    a);
 			return -EINVAL;
-		} else if (o->have_scenario) {
-			fprintf(stderr, "oomguard sim: one scenario only, got '%s' after '%s'\n", a,
-				sim_scenario_name(o->scenario));
+		} else if (parse_scenario(a, o) < 0) {
 			return -EINVAL;
-		} else if (sim_scenario_parse(a, &o->scenario)) {
-			fprintf(stderr, "oomguard sim: unknown scenario '%s' (valid: ", a);
-			valid_scenarios(stderr);
-			fprintf(stderr, ")\n");
-			return -EINVAL;
-		} else {
-			o->have_scenario = true;
 		}
 	}
 	if (!o->have_scenario) {
