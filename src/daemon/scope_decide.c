@@ -140,9 +140,10 @@ static uint64_t delta(uint64_t cur, uint64_t prev)
  * 4 MiB/s: 2,048 refaults in one round, their reads over the next 2 s). A span that stops at
  * enough reads alone judges the reads of a batch whose refaults lie before it as clean. And
  * where a group's reads are its own (counted when the throttle lets the bio through), a span
- * that stops under the thrashing share takes in the rounds just before it that refaulted file
- * pages and read nothing, as long as its refaults stay within its reads: the refaults of a batch
- * whose reads it holds (docs/daemon-design.md, the thrash grid's slowest cell). The machine's
+ * that stops under the strictest share a span is judged by (PROGRESS_RA_SPAN_PERMILLE, the
+ * read-ahead rule's) takes in the rounds just before it that refaulted file pages and read
+ * nothing, as long as its refaults stay within its reads: the refaults of a batch whose reads it
+ * holds (docs/daemon-design.md, the thrash grid's slowest cell). The machine's
  * pgpgin counts a read at submission, with its refaults; swap-ins (anon refaults) read no file.
  */
 #define SCOPE_SPAN_MIN_ROUNDS 2
@@ -160,8 +161,8 @@ static const struct scope_counters *span_extend(const struct scope *s,
 		const struct scope_counters *h = hist_back(s, back);
 		uint64_t read = delta(now->read_pages, old->read_pages);
 
-		if (delta(now->refaulted, old->refaulted) * PROGRESS_THRASH_SHARE_DIV >= read)
-			break; /* a thrashing share already: nothing to pair */
+		if (delta(now->refaulted, old->refaulted) * 1000 >= read * PROGRESS_RA_SPAN_PERMILLE)
+			break; /* the strictest share that judges a span: nothing to pair */
 		if (delta(now->time_usec, h->time_usec) > PROGRESS_SPAN_MAX_USEC ||
 		    h->read_pages != old->read_pages || h->refaulted >= old->refaulted ||
 		    h->refaulted_anon != old->refaulted_anon ||
@@ -337,6 +338,11 @@ static void span_sample(const struct scope *s, struct round_sample *smp)
 	smp->span_refaulted_anon_pages = delta(now->refaulted_anon, old->refaulted_anon);
 	smp->span_stall_events = span_stalls(s, old);
 	smp->is_group = s->kind != SCOPE_MACHINE;
+	smp->at_limit = smp->is_group && s->cur.limit_bytes &&
+			bytes_to_pages(s->cur.limit_bytes > s->cur.usage_bytes
+					       ? s->cur.limit_bytes - s->cur.usage_bytes
+					       : 0,
+				       s->page_shift) < smp->span_refaulted_pages;
 	smp->counts_writes = s->kind == SCOPE_MACHINE || s->reads == READS_V2_IO_STAT;
 	smp->free_plenty = s->kind == SCOPE_MACHINE && free_plenty(&s->cur);
 	writeback_peak(s, smp);

@@ -111,7 +111,7 @@ enum thrash_state progress_thrash(const struct round_sample *s, const struct pro
 	uint64_t floor = p->refault_min_pages * span;
 
 	if (read < PROGRESS_SPAN_PAGES || s->span_refaulted_pages * PROGRESS_CLEAN_SHARE_DIV < read ||
-	    rate * 2 < floor || (s->is_group && !s->span_stall_events))
+	    rate * 2 < floor || (s->is_group && !s->span_stall_events && !s->at_limit))
 		return THRASH_NONE;
 	if (writer_churns(s))
 		return THRASH_WRITEBACK;

@@ -204,8 +204,9 @@
  * @span_stall_events:  the stall events of the read share's span, or of the last second where
  *                      the span is shorter
  * @is_group:           a memory cgroup: its refaults are its own thrashing only where its
- *                      allocations met its limit in the span (@span_stall_events); the machine's
- *                      reclaim is always its own (kswapd alone can make it thrash)
+ *                      allocations met its limit in the span (@span_stall_events) or its
+ *                      refaults filled it (@at_limit); the machine's reclaim is always its own
+ *                      (kswapd alone can make it thrash)
  * @counts_writes:      the scope counts the pages it writes (machine nr_dirtied, v2 io.stat):
  *                      the dirty gauge then holds only beside a writer that writes (above)
  * @free_plenty:        the machine: every zone it allocates from has at least
@@ -223,6 +224,8 @@
  *                      over the last @cpu_span_usec: PROGRESS_SPAN_MAX_USEC or the interval,
  *                      the longer, as far as the rounds read it (shorter where the history
  *                      is), and never less than the interval; ignored unless @has_cpu_stall
+ * @at_limit:           a group whose room left under its limit is now smaller than the span's
+ *                      refaults: they took it to its limit, whether or not a charge failed yet
  */
 struct round_sample {
 	uint64_t interval_usec;
@@ -260,6 +263,7 @@ struct round_sample {
 	uint64_t cpu_stall_usec;
 	uint64_t cpu_span_usec;
 	bool has_cpu_stall;
+	bool at_limit;
 };
 
 /*
