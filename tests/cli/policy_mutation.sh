@@ -145,8 +145,9 @@ progress.c	s@s->span_refaulted_pages \* 1000 >= span_read@s->span_refaulted_page
 progress.c	s@^\([\t ]*\)!small_room(s, p)$@\11@	pending in rooms under three windows too
 progress.c	s@\t\t\t r.thrash == THRASH_PENDING)) {@\t\t\t 0)) {@	pending not held
 progress.c	s@s->long_refaulted_pages \* 1000 <@s->long_refaulted_pages * 1000 <=@	long share bound off by one
-progress.c	s@(s->is_group \&\& !s->span_stall_events)@0@	a group's refaults judged without its stalls
-progress.c	s@(s->is_group \&\& !s->span_stall_events)@(!s->span_stall_events)@	the machine's refaults need stalls too
+progress.c	s@(s->is_group \&\& !s->span_stall_events \&\& !s->at_limit)@0@	a group's refaults judged without its stalls
+progress.c	s@(s->is_group \&\& !s->span_stall_events \&\& !s->at_limit)@(!s->span_stall_events \&\& !s->at_limit)@	the machine's refaults need stalls too
+progress.c	s@ \&\& !s->at_limit)@)@	a group's refaults that filled it judged without stalls
 progress.c	s@if (s->free_plenty) {@if (0) {@	a machine with plenty free judged
 progress.c	s@(!stalled || (r.thrash == THRASH_WRITEBACK \&\& demand_flat(s)))@(1)@	holds stand against PSI
 progress.c	s@(!stalled || (r.thrash == THRASH_WRITEBACK \&\& demand_flat(s)))@(!stalled)@	a writer's churn yields to PSI
