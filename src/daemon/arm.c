@@ -59,7 +59,8 @@ int daemon_arm(struct daemon *d, struct scope *s, uint64_t now)
 	d->tasks.known_only = listing_known_only(s);
 	r = tasks_acquire(&d->tasks, s, &d->cfg, &d->victims, d->self_pid, d->scratch,
 			  sizeof(d->scratch));
-	if (r >= 0 && d->tasks.known_only && listing_misses_demand(s, d->tasks.tasks, d->tasks.nr)) {
+	if (r >= 0 && d->tasks.known_only &&
+	    listing_misses_demand(s, d->tasks.tasks, d->tasks.nr)) {
 		log_msg(LOG_PRIO_DEBUG,
 			"listing scope=%s again in full: the %zu processes known hold under half "
 			"of anon + swap in use",

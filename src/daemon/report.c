@@ -160,5 +160,6 @@ void log_decision(const struct scope *s, int prio, const char *what)
 	    (unsigned long long)s->sample.ra_span_read_pages,
 	    (unsigned long long)s->sample.ra_span_refaulted_pages, s->cur.parked,
 	    s->swap_end.has_swap ? (long long)s->swap_end.left_pages : -1LL,
-	    (unsigned long long)s->swap_end.grown_pages, s->round.reason ? s->round.reason : "", s->decision.reason ? s->decision.reason : "");
+	    (unsigned long long)s->swap_end.grown_pages, s->round.reason ? s->round.reason : "",
+	    s->decision.reason ? s->decision.reason : "");
 }

@@ -60,15 +60,20 @@ void scope_machine_zones(struct scope_snapshot *snap, const struct proc_zone *pz
 	}
 }
 
+/* What @snap has left under its limit: a group's room, the machine's MemAvailable (0 when over). */
+static uint64_t room_left_pages(const struct scope_snapshot *snap, unsigned int page_shift)
+{
+	return snap->limit_bytes > snap->usage_bytes
+		   ? bytes_to_pages(snap->limit_bytes - snap->usage_bytes, page_shift)
+		   : 0;
+}
+
 void scope_cgroup_zone(struct scope_snapshot *snap, unsigned int reserve_permille,
 		       uint64_t dirty_bytes, unsigned int page_shift)
 {
 	struct zone_snapshot *z = &snap->zones[0];
 	uint64_t limit_pages = bytes_to_pages(snap->limit_bytes, page_shift);
-	uint64_t free_pages =
-	    snap->limit_bytes > snap->usage_bytes
-		? bytes_to_pages(snap->limit_bytes - snap->usage_bytes, page_shift)
-		: 0;
+	uint64_t free_pages = room_left_pages(snap, page_shift);
 	uint64_t min = limit_pages * reserve_permille / 1000;
 
 	memset(z, 0, sizeof(*z));
@@ -161,7 +166,8 @@ static const struct scope_counters *span_extend(const struct scope *s,
 		const struct scope_counters *h = hist_back(s, back);
 		uint64_t read = delta(now->read_pages, old->read_pages);
 
-		if (delta(now->refaulted, old->refaulted) * 1000 >= read * PROGRESS_RA_SPAN_PERMILLE)
+		if (delta(now->refaulted, old->refaulted) * 1000 >=
+		    read * PROGRESS_RA_SPAN_PERMILLE)
 			break; /* the strictest share that judges a span: nothing to pair */
 		if (delta(now->time_usec, h->time_usec) > PROGRESS_SPAN_MAX_USEC ||
 		    h->read_pages != old->read_pages || h->refaulted >= old->refaulted ||
@@ -339,10 +345,7 @@ static void span_sample(const struct scope *s, struct round_sample *smp)
 	smp->span_stall_events = span_stalls(s, old);
 	smp->is_group = s->kind != SCOPE_MACHINE;
 	smp->at_limit = smp->is_group && s->cur.limit_bytes &&
-			bytes_to_pages(s->cur.limit_bytes > s->cur.usage_bytes
-					       ? s->cur.limit_bytes - s->cur.usage_bytes
-					       : 0,
-				       s->page_shift) < smp->span_refaulted_pages;
+			room_left_pages(&s->cur, s->page_shift) < smp->span_refaulted_pages;
 	smp->counts_writes = s->kind == SCOPE_MACHINE || s->reads == READS_V2_IO_STAT;
 	smp->free_plenty = s->kind == SCOPE_MACHINE && free_plenty(&s->cur);
 	writeback_peak(s, smp);
@@ -390,14 +393,11 @@ static bool swap_end_sample(const struct scope *s, const struct config *c, struc
 {
 	const struct scope_counters *now = hist_back(s, 0), *prev = hist_back(s, 1);
 	const struct scope_counters *old = hist_back(s, SCOPE_WINDOW_ROUNDS - 1);
-	uint64_t avail = s->cur.limit_bytes > s->cur.usage_bytes
-			     ? s->cur.limit_bytes - s->cur.usage_bytes
-			     : 0;
 
 	*ret = (struct swap_end){
 	    .has_swap = s->kind == SCOPE_MACHINE && s->cur.has_swap,
 	    .left_pages = bytes_to_pages(s->cur.swap_left_bytes, s->page_shift),
-	    .avail_pages = bytes_to_pages(avail, s->page_shift),
+	    .avail_pages = room_left_pages(&s->cur, s->page_shift),
 	    .grown_pages = delta(now->swap_pages, old->swap_pages),
 	    .span_usec = delta(now->time_usec, old->time_usec),
 	    .growing = now->swap_pages > prev->swap_pages,

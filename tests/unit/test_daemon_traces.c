@@ -131,7 +131,8 @@ static void test_traces(void **state)
 				print_error("%s: no onset recorded\n", e->d_name);
 				failed++;
 			} else if (r.oom_ms < r.onset_ms || r.oom_ms > r.onset_ms + GRACE_MS) {
-				print_error("%s: OOM at %ld ms, want within %d ms after the onset at %ld\n",
+				print_error("%s: OOM at %ld ms, want within %d ms after the onset "
+					    "at %ld\n",
 					    e->d_name, r.oom_ms, GRACE_MS, r.onset_ms);
 				failed++;
 			}
