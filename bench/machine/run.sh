@@ -141,6 +141,7 @@ cell() {
 	args="$args systemd.zram=$z mb.contender=$cont mb.scenario=$scen mb.quick=$quick mb.zram=$z"
 	args="$args mb.rbps=$rbps mb.wbps=$wbps mb.riops=$riops mb.oompolicy=$policy"
 	args="$args mb.psigroups=${MB_PSI_GROUPS:-0} mb.ballast=${MB_BALLAST_KIB:-0}"
+	args="$args mb.trace=${MB_TRACE:-0}"
 	local qemu=(qemu-system-x86_64 -accel tcg,tb-size=256 -m 2048 -smp 2 -nodefaults
 		-display none -no-reboot -serial stdio -kernel "$kernel" -initrd "$initrd"
 		-drive "file=$dir/root.qcow2,format=qcow2,if=virtio,cache=unsafe"

@@ -4,6 +4,8 @@
 #include "daemon/protect.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -128,6 +130,32 @@ void protect_self(const struct protect_range *ranges, size_t nr, char *scratch,
 			strerror(-r));
 }
 
+/*
+ * Grow the file table now to hold @nr descriptors: one duplicate at the highest of them, closed
+ * again (the kernel never shrinks the table). Opened one by one under pressure instead, a
+ * listing's files would grow it by doubling, and each step in a process with more than one
+ * thread waits for an RCU grace period (expand_files(): synchronize_rcu()), 175 ms twice in a
+ * traced flood (bench/machine/README.md, "Where the daemon waits"). Best effort: a table that
+ * cannot grow now grows later.
+ */
+static void grow_fd_table(rlim_t nr)
+{
+	static const int any[] = {2, 1, 0};
+
+	if (nr < 2 || nr > INT_MAX)
+		return;
+	for (size_t i = 0; i < sizeof(any) / sizeof(any[0]); i++) {
+		int fd = sys->fcntl(any[i], F_DUPFD_CLOEXEC, (int)(nr - 1));
+
+		if (fd >= 0) {
+			sys->close(fd);
+			return;
+		}
+		if (fd != -EBADF)
+			return;
+	}
+}
+
 size_t protect_fd_budget(void)
 {
 	const rlim_t want = 2 * TASKS_FD_MAX + PROTECT_FD_RESERVE;
@@ -142,6 +170,7 @@ size_t protect_fd_budget(void)
 		sys->setrlimit(RLIMIT_NOFILE, &rl);
 		sys->getrlimit(RLIMIT_NOFILE, &rl);
 	}
+	grow_fd_table(rl.rlim_cur < want ? rl.rlim_cur : want);
 	if (rl.rlim_cur >= want)
 		return 0;
 	/* At least one process: 0 would mean the default. */

@@ -28,8 +28,9 @@ void protect_prefault(void *p, size_t len);
 /*
  * protect_fd_budget() - raise the soft RLIMIT_NOFILE toward what task listings keep open (two
  * files per process, TASKS_FD_MAX processes) plus room for the scopes' files, pidfds and the
- * log. Return: how many processes' files to keep open where the limit allows fewer than
- * TASKS_FD_MAX (logged), else 0 (the default).
+ * log, and grow the file table to that size now, while one thread runs. Return: how many
+ * processes' files to keep open where the limit allows fewer than TASKS_FD_MAX (logged), else 0
+ * (the default).
  */
 size_t protect_fd_budget(void);
 

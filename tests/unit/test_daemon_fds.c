@@ -4,7 +4,8 @@
  * place, so every entry it keeps must still be found, with what it held, and every entry it drops
  * must be gone and its files closed. Checked against a plain list of what was inserted, over
  * random pids, pids that share a home slot, runs that wrap past the table's last slot, and a full
- * table (max_fds), for a machine's listing and a group's.
+ * table (max_fds), for a machine's listing and a group's. And the file table itself, grown at
+ * start-up to what the listings may keep open (protect_fd_budget()), as the kernel reports it.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -14,7 +15,10 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include <stdio.h>
+#include <sys/resource.h>
 
+#include "daemon/protect.h"
 #include "daemon/tasks.h"
 #include "linux/sys.h"
 
@@ -187,12 +191,49 @@ static int teardown(void **state)
 	return 0;
 }
 
+/* The kernel's file table of this process (FDSize in /proc/self/status). */
+static long fd_table_size(void)
+{
+	char line[128];
+	long size = -1;
+	FILE *f = fopen("/proc/self/status", "r");
+
+	assert_non_null(f);
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "FDSize: %ld", &size) == 1)
+			break;
+	fclose(f);
+	return size;
+}
+
+/* After protect_fd_budget() the table holds as many files as the soft limit it set (up to what
+ * the listings want), before any of them is opened. */
+static void test_fd_table_grown(void **state)
+{
+	const rlim_t want = 2 * TASKS_FD_MAX + 64;
+	struct rlimit rl;
+	long before = fd_table_size(), after;
+	size_t keep;
+
+	(void)state;
+	assert_true(before > 0);
+	keep = protect_fd_budget();
+	assert_int_equal(getrlimit(RLIMIT_NOFILE, &rl), 0);
+	after = fd_table_size();
+	if (rl.rlim_cur < want)
+		assert_true(keep > 0);
+	/* the test needs a limit that lets the table grow past a fresh process's 64 */
+	assert_true(rl.rlim_cur > (rlim_t)before);
+	assert_true(after >= (long)(rl.rlim_cur < want ? rl.rlim_cur : want));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_sweep_random),
 	    cmocka_unit_test(test_sweep_collisions),
 	    cmocka_unit_test(test_full_then_swept),
+	    cmocka_unit_test(test_fd_table_grown),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -10,7 +10,7 @@ out=/run/mb/out
 mkdir -p "$out" /run/mb/ready
 chown bench:bench /run/mb /run/mb/out /run/mb/ready
 contender=kernel scenario=none quick=0 zram=0 rbps=50M wbps=50M riops=1000 oompolicy=stop
-psigroups=0 ballast=0
+psigroups=0 ballast=0 trace=0
 for w in $(cat /proc/cmdline); do
 	case $w in
 	mb.contender=*) contender=${w#*=} ;;
@@ -23,6 +23,7 @@ for w in $(cat /proc/cmdline); do
 	mb.oompolicy=*) oompolicy=${w#*=} ;;
 	mb.psigroups=*) psigroups=${w#*=} ;;
 	mb.ballast=*) ballast=${w#*=} ;;
+	mb.trace=*) trace=${w#*=} ;;
 	esac
 done
 
@@ -100,6 +101,7 @@ systemctl set-property --runtime user.slice "${props[@]}" || fail "io.max on use
 	echo "io=rbps $rbps wbps $wbps riops $riops"
 	echo "psi_groups=$psigroups"
 	echo "ballast_kib=$ballast"
+	echo "trace=$trace"
 	echo "io_max=$(tr '\n' ';' </sys/fs/cgroup/user.slice/io.max 2>/dev/null)"
 	case $contender in
 	kernel) echo "contender_version=" ;;
@@ -153,7 +155,42 @@ for u in $units; do
 	[ -r "$f" ] && { echo "unit $u memory.current $(cat "${f%.stat}.current")"; cat "$f"; }
 done >"$out/contender-memory.stat" 2>&1
 
+# With mb.trace=1, trace.txt: where the contender's threads wait. Every switch away from one of
+# them and every direct reclaim it enters, each with its kernel stack, and reclaim's throttling
+# (the kernel's trace buffer: recording allocates nothing when memory is short). Its clock is
+# boot time; the marker line "mb realtime" gives the wall clock beside it.
+trace_dir=/sys/kernel/tracing
+trace_start() {
+	local t=$trace_dir pid pids e
+	[ "$trace" = 1 ] && [ -n "$unit" ] || return 0
+	[ -e $t/trace_marker ] || mount -t tracefs nodev $t || { fail "no tracefs"; return; }
+	pid=$(systemctl show -p MainPID --value "$unit")
+	[ "${pid:-0}" -gt 0 ] || { fail "trace: no main pid for $unit"; return; }
+	pids=$(ls "/proc/$pid/task" | tr '\n' ' ')
+	echo boot >$t/trace_clock
+	echo 16384 >$t/buffer_size_kb
+	echo 1 >$t/options/event-fork
+	echo "$pids" >$t/set_event_pid
+	for e in vmscan/mm_vmscan_direct_reclaim_begin vmscan/mm_vmscan_direct_reclaim_end \
+		vmscan/mm_vmscan_throttled sched/sched_switch sched/sched_wakeup; do
+		echo 1 >"$t/events/$e/enable" || fail "trace: $e"
+	done
+	echo 'stacktrace if prev_comm ~ "oomguard*"' >$t/events/sched/sched_switch/trigger ||
+		fail "trace: sched_switch trigger"
+	echo 'stacktrace if comm ~ "oomguard*"' >$t/events/vmscan/mm_vmscan_direct_reclaim_begin/trigger ||
+		fail "trace: direct reclaim trigger"
+	echo "mb realtime $EPOCHREALTIME pids $pids" >$t/trace_marker
+	echo 1 >$t/tracing_on
+}
+trace_stop() {
+	[ "$trace" = 1 ] && [ -n "$unit" ] && [ -e $trace_dir/trace_marker ] || return 0
+	echo "mb realtime $EPOCHREALTIME end" >$trace_dir/trace_marker
+	echo 0 >$trace_dir/tracing_on
+	cp $trace_dir/trace "$out/trace.txt"
+}
+
 . /usr/local/lib/mb/scenarios.sh
+trace_start
 if [ -z "$error" ]; then
 	say "scenario $scenario starts"
 	ev start
@@ -162,6 +199,7 @@ if [ -z "$error" ]; then
 	ev end
 	say "scenario $scenario ended"
 fi
+trace_stop
 kill "$sampler"
 [ "$contender" = systemd-oomd ] && oomctl dump >"$out/oomctl-end.txt" 2>&1
 stop_tasks
