@@ -221,6 +221,15 @@ static bool stall_own_reclaim(const struct round_sample *s, const struct progres
 	       s->cpu_stall_usec * 1000 <= s->cpu_span_usec * p->cpu_stall_bound_permille;
 }
 
+/* Rule 2's stall without an event: the machine's memory stall over the bound while its anon +
+ * swap grew (progress.h). */
+static bool stuck_in_reclaim(const struct round_sample *s, const struct progress_params *p)
+{
+	return !s->is_group && s->has_stall_usec && s->interval_usec && s->has_demand &&
+	       s->recent_demand_grown_pages >= PROGRESS_STUCK_DEMAND_PAGES &&
+	       s->stall_usec * 1000 > s->interval_usec * p->stall_bound_permille;
+}
+
 static const char *hold_reason(enum thrash_state t)
 {
 	switch (t) {
@@ -259,7 +268,7 @@ void progress_round(const struct round_sample *s, const struct progress_params *
 	r.thrash = progress_thrash(s, p);
 	/* swap-ins that waited for no I/O are no reason for a round by themselves */
 	if (!s->stall_events && s->refaulted_pages < p->refault_min_pages &&
-	    (r.thrash == THRASH_NONE || r.thrash == THRASH_CHEAP)) {
+	    (r.thrash == THRASH_NONE || r.thrash == THRASH_CHEAP) && !stuck_in_reclaim(s, p)) {
 		r.reason = "no stalled allocation";
 		goto out;
 	}

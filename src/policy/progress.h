@@ -164,6 +164,9 @@
  */
 #define PROGRESS_SPAN_PAGES        256
 #define PROGRESS_SPAN_MAX_USEC     3000000ull
+/* Anon + swap growth over the last PROGRESS_SPAN_MAX_USEC (pages) that makes a machine's memory
+ * stall over the bound a round without a new stall event (progress_round(), rule 2). */
+#define PROGRESS_STUCK_DEMAND_PAGES 1024
 #define PROGRESS_THRASH_SHARE_DIV  2
 #define PROGRESS_CLEAN_SHARE_DIV   8
 #define PROGRESS_WRITEBACK_SHARE_DIV 4
@@ -409,7 +412,18 @@ uint64_t progress_io_undilute_group(uint64_t stall_usec, uint64_t usage_usec,
  *   1. Tasks parked under_oom: a round without progress (the kernel gave up reclaiming).
  *   2. A machine with plenty free (@free_plenty), or no stalled allocation, refaults under
  *      @refault_min_pages and no thrashing or mixed share (a share of cheap swap-ins is
- *      neither): not a round.
+ *      neither): not a round. On the machine, PSI some over @stall_bound_permille of the
+ *      window while anon + swap in use grew by PROGRESS_STUCK_DEMAND_PAGES or more in the last
+ *      PROGRESS_SPAN_MAX_USEC is a stalled allocation without a new event: allocstall counts
+ *      entries into direct reclaim, and tasks that stay inside one (throttled on writeback,
+ *      waiting for a slow disk) make none for seconds. Measured in bench/machine's flood
+ *      without swap (s45-trace3, 7 December): windows of 1.2-1.3 s of memory stall a second
+ *      with 0 allocstall, 20,000-356,000 pages of anon growth in 3 s; about two rounds in
+ *      three were "no stalled allocation", and the 16 rounds of the count took 5.3 s. A
+ *      stream read beside flat anon, or kswapd's own reclaim, grows no anon: still not a
+ *      round there. Groups are left as they were: a charge that meets a v2 group's limit
+ *      counts memory.events max on each retry, and a stall at memory.high is the throttle
+ *      their owner asked for, no OOM.
  *   3. Thrashing (progress_thrash()): no progress, whatever was reclaimed: the scope reads back
  *      what reclaim took (a loop over a file larger than the room left for it refaults every
  *      page it reads; the kernel's own thrash accounting, PSI and delay accounting, sees only

@@ -100,8 +100,8 @@ progress.c	s@    rate \* 2 < floor ||@    rate < floor ||@	half floor made whole
 progress.c	s@s->span_refaulted_pages \* PROGRESS_THRASH_SHARE_DIV >= read && rate >= floor@s->span_refaulted_pages * PROGRESS_THRASH_SHARE_DIV > read \&\& rate >= floor@	thrash bound >= made >
 progress.c	s@PROGRESS_THRASH_SHARE_DIV >= read && rate >= floor@PROGRESS_THRASH_SHARE_DIV >= read \&\& rate > floor@	rate floor >= made >
 progress.c	s@PROGRESS_THRASH_SHARE_DIV >= read && rate >= floor@PROGRESS_THRASH_SHARE_DIV >= read@	rate floor dropped
-progress.c	s@(r.thrash == THRASH_NONE || r.thrash == THRASH_CHEAP)) {@(r.thrash != THRASH_YES)) {@	mixed span not a round
-progress.c	s@(r.thrash == THRASH_NONE || r.thrash == THRASH_CHEAP)) {@(r.thrash == THRASH_NONE)) {@	cheap swap-ins make a round
+progress.c	s@(r.thrash == THRASH_NONE || r.thrash == THRASH_CHEAP) \&\& !stuck@(r.thrash != THRASH_YES) \&\& !stuck@	mixed span not a round
+progress.c	s@(r.thrash == THRASH_NONE || r.thrash == THRASH_CHEAP) \&\& !stuck@(r.thrash == THRASH_NONE) \&\& !stuck@	cheap swap-ins make a round
 progress.c	s@if (swapins_cheap(s))@if (0)@	cheap swap-ins judged thrashing
 progress.c	s@s->span_refaulted_anon_pages \* 2 >= s->span_refaulted_pages@s->span_refaulted_anon_pages * 2 > s->span_refaulted_pages@	anon share bound off by one
 progress.c	s@s->window_io_stall_usec \* PROGRESS_IO_SHARE_DIV < s->interval_usec@s->window_io_stall_usec * PROGRESS_IO_SHARE_DIV <= s->interval_usec@	window I/O bound off by one
@@ -149,6 +149,9 @@ progress.c	s@(s->is_group \&\& !s->span_stall_events \&\& !s->at_limit)@0@	a gro
 progress.c	s@(s->is_group \&\& !s->span_stall_events \&\& !s->at_limit)@(!s->span_stall_events \&\& !s->at_limit)@	the machine's refaults need stalls too
 progress.c	s@ \&\& !s->at_limit)@)@	a group's refaults that filled it judged without stalls
 progress.c	s@if (s->free_plenty) {@if (0) {@	a machine with plenty free judged
+progress.c	s@ \&\& !stuck_in_reclaim(s, p)) {@) {@	a machine stuck in reclaim not a round
+progress.c	s@return !s->is_group \&\& s->has_stall_usec@return s->has_stall_usec@	a group's stall without events a round
+progress.c	s@s->recent_demand_grown_pages >= PROGRESS_STUCK_DEMAND_PAGES \&\&@@	stuck in reclaim with anon flat
 progress.c	s@(!stalled || (r.thrash == THRASH_WRITEBACK \&\& demand_flat(s)))@(1)@	holds stand against PSI
 progress.c	s@(!stalled || (r.thrash == THRASH_WRITEBACK \&\& demand_flat(s)))@(!stalled)@	a writer's churn yields to PSI
 progress.c	s@(r.thrash == THRASH_WRITEBACK \&\& demand_flat(s))@(demand_flat(s))@	every hold stands where demand is flat
