@@ -260,6 +260,19 @@ run_cell() {
 #           the kernel's OOM killer while the contender watched: not the contender's kill)
 #   any: failed (the contender did not come up, saw another machine or died: $dir/failed)
 #        error (the workload did not start, or one of its tasks exited with a status 1-127)
+# deaths DIR: "TIME wI", one line per workload task that died before the cell's end: of a signal
+# (exit status 128 + n), or stopped by one it caught (status 0 with the tool's "stopped signal="
+# line: the tools catch SIGTERM, earlyoom's and nohang's first signal, and exit 0).
+deaths() {
+	local t w st
+	while read -r t w st; do
+		if [ "$st" -gt 128 ] ||
+			{ [ "$st" = 0 ] && grep -q '^stopped signal=' "$1/$w.out" 2>/dev/null; }; then
+			echo "$t $w"
+		fi
+	done < <(awk '$2 == "exit" { print $1, $3, $4 }' "$1/events.log")
+}
+
 judge() {
 	local kind=$1 dir=$2 rate=$3 start onset="-" kill="" died="" rel
 	[ -f "$dir/failed" ] && { echo "- - failed -"; return; } # the daemon's setup: not judged
@@ -269,16 +282,15 @@ judge() {
 	# cell did not run what it says, and is not judged
 	awk '$2 == "exit" && $4 > 0 && $4 < 128 { f = 1 } END { exit !f }' "$dir/events.log" &&
 		{ echo "- - error -"; return; }
-	# a workload task that died of a signal (128 + n) other than at the end
-	died=$(awk '$2 == "exit" && $4 > 128 { print $1; exit }' "$dir/events.log")
+	# a workload task that died of a signal (128 + n), or was stopped by one, before the end
+	died=$(deaths "$dir" | awk 'NR == 1 { print $1 }')
 	[ -n "$died" ] && kill=$(awk '/ kill scope=/ { print substr($1, 1, length($1) - 3); exit }' \
 		"$dir/daemon.log" 2>/dev/null)
 	kill=${kill:-$died}
 	rel=$([ -n "$died" ] && echo $((died - start)) || echo -)
 	# every death the kernel's OOM killer's, in a daemon's cell: the kernel acted, not the daemon
 	by_kernel=$([ -n "$died" ] && [ "$(basename "$dir")" != kernel ] && [ "$(cat "$dir/kernel_kills" \
-		2>/dev/null || echo 0)" -ge "$(awk '$2 == "exit" && $4 > 128 { n++ } END { print n + 0 }' \
-		"$dir/events.log")" ] && echo 1)
+		2>/dev/null || echo 0)" -ge "$(deaths "$dir" | wc -l)" ] && echo 1)
 	if [ "$kind" = thrash ]; then
 		onset=$(awk '$1 == "pass" && $2 == 1 { sub("real_ms=", "", $4); print $4; exit }' \
 			"$dir/w1.out" 2>/dev/null)

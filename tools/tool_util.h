@@ -16,17 +16,29 @@
 #define TOOL_PAGE_SIZE   4096UL
 #define TOOL_KIB_PER_MIB 1024ULL
 
-/* Set by the handlers of SIGTERM, SIGINT, SIGUSR1: the tool finishes its step and exits. */
+/* Set by the handlers of SIGTERM, SIGINT, SIGUSR1 to the signal's number: the tool finishes its
+ * step and exits. */
 static volatile sig_atomic_t tool_stop;
 
 static inline void tool_on_signal(int sig)
 {
-	(void)sig;
-	tool_stop = 1;
+	tool_stop = sig;
+}
+
+/* At exit: "stopped signal=N" on stdout when a signal stopped the tool. Its exit status is then
+ * 0, as at an end of its own; this line is how a harness tells a kill by SIGTERM (a daemon's
+ * first signal) from that (bench/thrash-grid.sh). */
+static inline void tool_report_stop(void)
+{
+	if (tool_stop) {
+		printf("stopped signal=%d\n", (int)tool_stop);
+		fflush(stdout);
+	}
 }
 
 /**
- * tool_install_stop_handlers() - make SIGTERM, SIGINT and SIGUSR1 set tool_stop instead of killing.
+ * tool_install_stop_handlers() - make SIGTERM, SIGINT and SIGUSR1 set tool_stop instead of killing,
+ * and say so at exit (tool_report_stop()).
  * Return: 0 or -errno.
  */
 static inline int tool_install_stop_handlers(void)
@@ -40,6 +52,8 @@ static inline int tool_install_stop_handlers(void)
 	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
 		if (sigaction(sigs[i], &sa, NULL) < 0)
 			return -errno;
+	if (atexit(tool_report_stop) != 0)
+		return -ENOMEM;
 	return 0;
 }
 

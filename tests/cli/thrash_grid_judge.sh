@@ -72,6 +72,40 @@ EOT
 echo "pass 1 t_ms=13000 real_ms=14000" >"$d/thrash-r4-o50-a50-mmap/oomguard/w1.out"
 echo 1 >"$d/thrash-r4-o50-a50-mmap/oomguard/kernel_kills"
 
+# SIGTERM, earlyoom's and nohang's first signal, is caught by the tools, which exit 0 and say
+# "stopped signal=15": a kill all the same (these cells were "none" and "ok", and every kill by
+# SIGTERM went unseen). A tool that ended on its own (a stream's one pass) says nothing of the
+# kind: no kill.
+row thrash 16 10 90 mmap earlyoom
+cell thrash-r16-o10-a90-mmap earlyoom <<'EOT'
+1000 start
+1000 spawn w1 105
+4300 exit w1 0
+4320 end
+EOT
+printf '%s\n' "ready anon_kib=952320 file_kib=65536" "done read_mib=1 passes=0" \
+	"stopped signal=15" >"$d/thrash-r16-o10-a90-mmap/earlyoom/w1.out"
+row stream 0 0 90 mmap nohang
+cell stream-r0-o0-a90-mmap nohang <<'EOT'
+1000 start
+1000 spawn w1 106
+1200 spawn w2 107
+3000 exit w1 0
+3100 exit w2 0
+3200 end
+EOT
+printf '%s\n' "ready size_kib=117760" "stopped signal=15" >"$d/stream-r0-o0-a90-mmap/nohang/w1.out"
+row stream 0 0 90 read earlyoom
+cell stream-r0-o0-a90-read earlyoom <<'EOT'
+1000 start
+1000 spawn w1 108
+1200 spawn w2 109
+3100 exit w2 0
+9000 end
+EOT
+printf '%s\n' "pass 1 t_ms=1900 real_ms=2900" "done read_mib=1280 passes=1" \
+	>"$d/stream-r0-o0-a90-read/earlyoom/w2.out"
+
 # from the run's directory, by relative paths: they name files from where the script is called
 out=$(cd "$d" && "$OLDPWD/bench/thrash-grid.sh" --rejudge . --report r.md 2>&1)
 rc=$?
@@ -94,8 +128,15 @@ got() {
 	fail "thrash cell the kernel's killer took after the onset: got '$(got thrash oomguard mmap)'"
 grep -q '^| nohang | 1 | 0 | 0 | 0 | 0 | 0 | 1 | 0 | 0 | - | - |$' "$d/r.md" ||
 	fail "report: nohang's cell not counted as kernel first: $(grep '^| nohang |' "$d/r.md")"
-grep -q '^| earlyoom | 1 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 1 | - | - |$' "$d/r.md" ||
-	fail "report: earlyoom's cell not counted as not judged: $(grep '^| earlyoom |' "$d/r.md")"
+grep -q '^| earlyoom | 2 | 0 | 0 | 0 | 1 | 0 | 0 | 0 | 1 | - | - |$' "$d/r.md" ||
+	fail "report: earlyoom's cells not counted as early and not judged: $(grep '^| earlyoom |' \
+		"$d/r.md")"
+[ "$(got thrash earlyoom mmap)" = "- 3300 early 3300" ] ||
+	fail "thrash stopped by SIGTERM in its first pass: got '$(got thrash earlyoom mmap)'"
+[ "$(got stream nohang mmap)" = "- 2000 false 2000" ] ||
+	fail "stream whose anon holder was stopped by SIGTERM: got '$(got stream nohang mmap)'"
+[ "$(got stream earlyoom)" = "- - ok -" ] ||
+	fail "stream that ended on its own: got '$(got stream earlyoom)'"
 grep -q 'disk read-ahead 128 KiB, oomguard abc1234-test\. Raw results' "$d/r.md" ||
 	fail "report: the header does not name oomguard's build: $(sed -n 3,4p "$d/r.md")"
 head -n 1 "$d/r.md" | grep -q '^# The thrash grid$' ||
