@@ -116,27 +116,27 @@ got() {
 	awk -F'\t' -v k="$1" -v w="$2" -v m="${3:-read}" \
 		'$1 == k && $6 == w && $5 == m { print $10, $11, $12, $13 }' "$d/results.tsv"
 }
-[ "$(got thrash oomguard)" = "13000 14500 caught 14600" ] ||
-	fail "caught thrash: got '$(got thrash oomguard)'"
-[ "$(got thrash earlyoom)" = "- - error -" ] ||
-	fail "thrash whose workload failed: got '$(got thrash earlyoom)'"
-[ "$(got stream nohang)" = "- - error -" ] ||
-	fail "stream whose workload failed: got '$(got stream nohang)'"
-[ "$(got thrash nohang mmap)" = "- 8400 kernel 8400" ] ||
-	fail "thrash cell the kernel's killer took: got '$(got thrash nohang mmap)'"
-[ "$(got thrash oomguard mmap)" = "13000 16600 kernel 16600" ] ||
-	fail "thrash cell the kernel's killer took after the onset: got '$(got thrash oomguard mmap)'"
+# want EXPECTED WHAT KIND CONTENDER [MODE]: that row's judgement, or a failure naming WHAT
+want() {
+	local exp=$1 what=$2 g
+	shift 2
+	g=$(got "$@")
+	[ "$g" = "$exp" ] || fail "$what: got '$g'"
+}
+want "13000 14500 caught 14600" "caught thrash" thrash oomguard
+want "- - error -" "thrash whose workload failed" thrash earlyoom
+want "- - error -" "stream whose workload failed" stream nohang
+want "- 8400 kernel 8400" "thrash cell the kernel's killer took" thrash nohang mmap
+want "13000 16600 kernel 16600" "thrash cell the kernel's killer took after the onset" \
+	thrash oomguard mmap
 grep -q '^| nohang | 1 | 0 | 0 | 0 | 0 | 0 | 1 | 0 | 0 | - | - |$' "$d/r.md" ||
 	fail "report: nohang's cell not counted as kernel first: $(grep '^| nohang |' "$d/r.md")"
 grep -q '^| earlyoom | 2 | 0 | 0 | 0 | 1 | 0 | 0 | 0 | 1 | - | - |$' "$d/r.md" ||
 	fail "report: earlyoom's cells not counted as early and not judged: $(grep '^| earlyoom |' \
 		"$d/r.md")"
-[ "$(got thrash earlyoom mmap)" = "- 3300 early 3300" ] ||
-	fail "thrash stopped by SIGTERM in its first pass: got '$(got thrash earlyoom mmap)'"
-[ "$(got stream nohang mmap)" = "- 2000 false 2000" ] ||
-	fail "stream whose anon holder was stopped by SIGTERM: got '$(got stream nohang mmap)'"
-[ "$(got stream earlyoom)" = "- - ok -" ] ||
-	fail "stream that ended on its own: got '$(got stream earlyoom)'"
+want "- 3300 early 3300" "thrash stopped by SIGTERM in its first pass" thrash earlyoom mmap
+want "- 2000 false 2000" "stream whose anon holder was stopped by SIGTERM" stream nohang mmap
+want "- - ok -" "stream that ended on its own" stream earlyoom
 grep -q 'disk read-ahead 128 KiB, oomguard abc1234-test\. Raw results' "$d/r.md" ||
 	fail "report: the header does not name oomguard's build: $(sed -n 3,4p "$d/r.md")"
 head -n 1 "$d/r.md" | grep -q '^# The thrash grid$' ||
