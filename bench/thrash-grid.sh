@@ -274,7 +274,7 @@ deaths() {
 }
 
 judge() {
-	local kind=$1 dir=$2 rate=$3 start onset="-" kill="" died="" rel
+	local kind=$1 dir=$2 rate=$3 start onset="-" kill="" died="" dead rel
 	[ -f "$dir/failed" ] && { echo "- - failed -"; return; } # the daemon's setup: not judged
 	start=$(awk '$2 == "start" { print $1; exit }' "$dir/events.log" 2>/dev/null)
 	[ -n "$start" ] || { echo "- - error -"; return; }
@@ -283,14 +283,15 @@ judge() {
 	awk '$2 == "exit" && $4 > 0 && $4 < 128 { f = 1 } END { exit !f }' "$dir/events.log" &&
 		{ echo "- - error -"; return; }
 	# a workload task that died of a signal (128 + n), or was stopped by one, before the end
-	died=$(deaths "$dir" | awk 'NR == 1 { print $1 }')
+	dead=$(deaths "$dir")
+	died=$(awk 'NR == 1 { print $1 }' <<<"$dead")
 	[ -n "$died" ] && kill=$(awk '/ kill scope=/ { print substr($1, 1, length($1) - 3); exit }' \
 		"$dir/daemon.log" 2>/dev/null)
 	kill=${kill:-$died}
 	rel=$([ -n "$died" ] && echo $((died - start)) || echo -)
 	# every death the kernel's OOM killer's, in a daemon's cell: the kernel acted, not the daemon
 	by_kernel=$([ -n "$died" ] && [ "$(basename "$dir")" != kernel ] && [ "$(cat "$dir/kernel_kills" \
-		2>/dev/null || echo 0)" -ge "$(deaths "$dir" | wc -l)" ] && echo 1)
+		2>/dev/null || echo 0)" -ge "$(grep -c . <<<"$dead")" ] && echo 1)
 	if [ "$kind" = thrash ]; then
 		onset=$(awk '$1 == "pass" && $2 == 1 { sub("real_ms=", "", $4); print $4; exit }' \
 			"$dir/w1.out" 2>/dev/null)

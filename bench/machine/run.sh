@@ -31,6 +31,9 @@
 #                 the workload
 #   MB_BALLAST_KIB=N  a system service holding N KiB of anon memory beside the contender (a
 #                 daemon's own memory, measured without the daemon; default 0: none)
+#   MB_TRACE=1    the guest kernel's trace buffer records where the contender's threads wait
+#                 (switches away with their kernel stacks, direct reclaim, throttling):
+#                 out/trace.txt (bench/machine/README.md, "Where the daemon waits")
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 quick=0 contenders=kernel,oomguard,earlyoom,nohang,systemd-oomd

@@ -221,13 +221,19 @@ static bool stall_own_reclaim(const struct round_sample *s, const struct progres
 	       s->cpu_stall_usec * 1000 <= s->cpu_span_usec * p->cpu_stall_bound_permille;
 }
 
+/* PSI "some" over @stall_bound_permille of the window (rules 2 and 5). */
+static bool stall_over_bound(const struct round_sample *s, const struct progress_params *p)
+{
+	return s->has_stall_usec && s->interval_usec &&
+	       s->stall_usec * 1000 > s->interval_usec * p->stall_bound_permille;
+}
+
 /* Rule 2's stall without an event: the machine's memory stall over the bound while its anon +
  * swap grew (progress.h). */
 static bool stuck_in_reclaim(const struct round_sample *s, const struct progress_params *p)
 {
-	return !s->is_group && s->has_stall_usec && s->interval_usec && s->has_demand &&
-	       s->recent_demand_grown_pages >= PROGRESS_STUCK_DEMAND_PAGES &&
-	       s->stall_usec * 1000 > s->interval_usec * p->stall_bound_permille;
+	return !s->is_group && s->has_demand &&
+	       s->recent_demand_grown_pages >= PROGRESS_STUCK_DEMAND_PAGES && stall_over_bound(s, p);
 }
 
 static const char *hold_reason(enum thrash_state t)
@@ -282,9 +288,7 @@ void progress_round(const struct round_sample *s, const struct progress_params *
 		r.reason = "thrashing: reads are refaults";
 		goto out;
 	}
-	stalled = s->has_stall_usec && s->interval_usec &&
-		  s->stall_usec * 1000 > s->interval_usec * p->stall_bound_permille &&
-		  !readahead_reclaim(s, p);
+	stalled = stall_over_bound(s, p) && !readahead_reclaim(s, p);
 	if (stalled && stall_own_reclaim(s, p)) {
 		stalled = false;
 		spared = true;

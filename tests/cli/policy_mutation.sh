@@ -81,7 +81,8 @@ progress.c	s@r.reclaimed_pages = reclaimed;@@	reclaim figure not reported
 progress.c	s@reclaimed > s->refaulted_pages ? reclaimed - s->refaulted_pages : 0;@reclaimed;@	refaults not taken off
 progress.c	s@reclaimed > s->refaulted_pages ? reclaimed - s->refaulted_pages : 0;@reclaimed - s->refaulted_pages;@	net not floored at 0
 progress.c	s@s->has_stall_usec && @@	unmeasured stall used
-progress.c	s@\t\t  !readahead_reclaim(s, p);@\t\t  1;@	read-ahead room stall counted
+progress.c	s@stalled = stall_over_bound(s, p) \&\& !readahead_reclaim(s, p);@stalled = stall_over_bound(s, p);@	read-ahead room stall counted
+progress.c	s@s->stall_usec \* 1000 > s->interval_usec \* p->stall_bound_permille@s->stall_usec * 1000 >= s->interval_usec * p->stall_bound_permille@	stall bound off by one
 progress.c	s@small_room(s, p) \&\& s->has_demand \&\&@small_room(s, p) \&\&@	read-ahead room without demand
 progress.c	s@if (s->file_pages < p->readahead_pages)@if (s->file_pages <= p->readahead_pages)@	one-window room bound off by one
 progress.c	s@if (s->file_pages < p->readahead_pages)@if (0)@	one-window room not held
@@ -150,7 +151,7 @@ progress.c	s@(s->is_group \&\& !s->span_stall_events \&\& !s->at_limit)@(!s->spa
 progress.c	s@ \&\& !s->at_limit)@)@	a group's refaults that filled it judged without stalls
 progress.c	s@if (s->free_plenty) {@if (0) {@	a machine with plenty free judged
 progress.c	s@ \&\& !stuck_in_reclaim(s, p)) {@) {@	a machine stuck in reclaim not a round
-progress.c	s@return !s->is_group \&\& s->has_stall_usec@return s->has_stall_usec@	a group's stall without events a round
+progress.c	s@return !s->is_group \&\& s->has_demand@return s->has_demand@	a group's stall without events a round
 progress.c	s@s->recent_demand_grown_pages >= PROGRESS_STUCK_DEMAND_PAGES \&\&@@	stuck in reclaim with anon flat
 progress.c	s@(!stalled || (r.thrash == THRASH_WRITEBACK \&\& demand_flat(s)))@(1)@	holds stand against PSI
 progress.c	s@(!stalled || (r.thrash == THRASH_WRITEBACK \&\& demand_flat(s)))@(!stalled)@	a writer's churn yields to PSI

@@ -11,12 +11,12 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include <cmocka.h>
-#include <stdio.h>
-#include <sys/resource.h>
 
 #include "daemon/protect.h"
 #include "daemon/tasks.h"
