@@ -4,6 +4,7 @@
 #include <getopt.h>
 #include <inttypes.h>
 #include <pthread.h>
+#include <sys/prctl.h>
 #include <sys/mman.h>
 
 #include "tool_util.h"
@@ -16,7 +17,7 @@ static void usage(FILE *out)
 	fprintf(
 	    out,
 	    "usage: mem_eater [-s STEP] [-i MSEC] [-r FD] [-t SEC] [-x] [-z RATIO] [-G PATH] [-L|-V] "
-	    "SIZE\n"
+	    "[-F N] SIZE\n"
 	    "  SIZE      memory to take: 64, 64M, 2G, 512K (a bare number is MiB)\n"
 	    "  -s STEP   take it in steps of STEP, sleeping -i MSEC (default 100) between steps\n"
 	    "  -r FD     write one byte to FD once all memory is touched, then close it\n"
@@ -29,6 +30,8 @@ static void usage(FILE *out)
 	    "            the memory: the process lives on with its leader a zombie\n"
 	    "  -V        once ready, vfork() a child that never execs: it shares the memory, and\n"
 	    "            this process waits for it (until it is killed)\n"
+	    "  -F N      first fork N children that take nothing and wait for a signal (a crowd of\n"
+	    "            small processes; each dies with this one), then take SIZE\n"
 	    "Prints 'ready size_kib=N rss_kib=N pid=N' once the memory is touched; exits 0 on\n"
 	    "SIGTERM, SIGINT or SIGUSR1.\n");
 }
@@ -41,6 +44,34 @@ static void hold(uint64_t deadline_usec)
 			break;
 		tool_sleep_msec(deadline_usec ? 100 : 1000);
 	}
+}
+
+/*
+ * @n children forked before any memory is taken: each only waits, and dies with this process
+ * (PR_SET_PDEATHSIG) or by a signal. Return: 0, or -1 when a fork failed (the ones forked live
+ * on until this process exits).
+ */
+static int fork_crowd(unsigned long n)
+{
+	pid_t parent = getpid();
+
+	for (unsigned long i = 0; i < n; i++) {
+		pid_t child = fork();
+
+		if (child == 0) {
+			if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != parent)
+				_exit(1);
+			while (!tool_stop)
+				pause();
+			_exit(0);
+		}
+		if (child < 0) {
+			fprintf(stderr, "mem_eater: fork after %lu children: %s\n", i,
+				strerror(errno));
+			return -1;
+		}
+	}
+	return 0;
 }
 
 /* A vfork() child that borrows this process's memory and stack until it dies: it only waits
@@ -72,12 +103,13 @@ int main(int argc, char **argv)
 	unsigned long interval_msec = 100, hold_sec = 0, ratio = 0;
 	uint64_t rng = tool_fill_seed();
 	int ready_fd = -1, exit_early = 0, leader_leaves = 0, vfork_child = 0, opt;
+	unsigned long crowd = 0;
 	const char *gate = NULL;
 	unsigned char *mem;
 	size_t size_bytes, step_bytes, done = 0;
 	uint64_t deadline_usec = 0;
 
-	while ((opt = getopt(argc, argv, "s:i:r:t:xz:G:LVh")) != -1) {
+	while ((opt = getopt(argc, argv, "s:i:r:t:xz:G:LVF:h")) != -1) {
 		switch (opt) {
 		case 's':
 			if (tool_parse_size_kib(optarg, &step_kib) < 0) {
@@ -109,6 +141,9 @@ int main(int argc, char **argv)
 		case 'V':
 			vfork_child = 1;
 			break;
+		case 'F':
+			crowd = tool_parse_ulong("mem_eater", "-F", optarg);
+			break;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -125,6 +160,8 @@ int main(int argc, char **argv)
 		perror("mem_eater: sigaction");
 		return 1;
 	}
+	if (crowd && fork_crowd(crowd) < 0)
+		return 1;
 	while (gate && access(gate, F_OK) < 0 && !tool_stop)
 		tool_sleep_msec(GATE_POLL_MSEC);
 	size_bytes = (size_t)size_kib * 1024;

@@ -60,7 +60,7 @@ int daemon_arm(struct daemon *d, struct scope *s, uint64_t now)
 	r = tasks_acquire(&d->tasks, s, &d->cfg, &d->victims, d->self_pid, d->scratch,
 			  sizeof(d->scratch));
 	if (r >= 0 && d->tasks.known_only &&
-	    listing_misses_demand(s, d->tasks.tasks, d->tasks.nr)) {
+	    listing_misses_demand(s, d->tasks.tasks, d->tasks.nr, d->tasks.ranked_out_pages)) {
 		log_msg(LOG_PRIO_DEBUG,
 			"listing scope=%s again in full: the %zu processes known hold under half "
 			"of anon + swap in use",
@@ -108,10 +108,11 @@ void log_listing_limits(const struct daemon *d, const struct scope *s)
 			"scope=%s: the files of %zu processes found no slot (%zu kept): while the "
 			"machine is under pressure they are no candidates",
 			s->name, d->tasks.not_kept, d->tasks.nr_fds);
-	if (d->tasks.truncated)
-		log_msg(LOG_PRIO_WARNING,
-			"scope=%s: listing stopped at %d processes: the others were no candidates",
-			s->name, TASKS_MAX);
+	if (d->tasks.ranked_out)
+		log_msg(LOG_PRIO_DEBUG,
+			"scope=%s: listing kept the %zu processes ranked first of %zu, the others "
+			"ranked after %d",
+			s->name, d->tasks.nr, d->tasks.nr + d->tasks.ranked_out, TASKS_KEEP_CUT);
 }
 
 enum arm_action arm_decide(const struct scope *s, uint64_t now)
@@ -135,10 +136,11 @@ bool listing_known_only(const struct scope *s)
 		(s->sample.interval_usec && s->sample.stall_usec * 10 > s->sample.interval_usec));
 }
 
-bool listing_misses_demand(const struct scope *s, const struct oom_task *tasks, size_t nr)
+bool listing_misses_demand(const struct scope *s, const struct oom_task *tasks, size_t nr,
+			   uint64_t ranked_out_pages)
 {
 	uint64_t demand = bytes_to_pages(s->cur.anon_bytes + s->cur.swap_bytes, s->page_shift);
-	uint64_t held = 0;
+	uint64_t held = ranked_out_pages;
 
 	for (size_t i = 0; i < nr; i++)
 		held += tasks[i].rss_pages + tasks[i].swap_pages;

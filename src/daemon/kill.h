@@ -73,9 +73,11 @@ bool listing_known_only(const struct scope *s);
  * MiB job started 160 ms after the one before it exited, the machine still stalled, in no
  * listing; the 4 MiB writer and then the probe beside it were chosen and killed). Such a
  * listing walks the kept files only, so it cannot count what it left out: the memory it
- * accounts for is the test. Such a listing is done again in full. Pure.
+ * accounts for is the test, with what the processes it left out by rank hold
+ * (@ranked_out_pages: struct task_list). Such a listing is done again in full. Pure.
  */
-bool listing_misses_demand(const struct scope *s, const struct oom_task *tasks, size_t nr);
+bool listing_misses_demand(const struct scope *s, const struct oom_task *tasks, size_t nr,
+			   uint64_t ranked_out_pages);
 
 /* arm_scope() - the round's arming for @s: arm_decide(), then choose or drop. */
 void arm_scope(struct daemon *d, struct scope *s, uint64_t now);

@@ -353,34 +353,61 @@ static bool transient(int err)
 	       err == -EIO || err == -EBUSY;
 }
 
+/* @t, listed, is left out by rank (struct task_list says why). */
+static void rank_out(struct task_list *tl, const struct oom_task *t)
+{
+	tl->ranked_out++;
+	tl->ranked_out_pages += t->rss_pages + t->swap_pages;
+}
+
+/*
+ * Takes @t into the table, unless it ranks after the last process kept by a cut; a full table
+ * is cut first to the TASKS_KEEP_CUT processes that rank best.
+ */
+static void take_task(struct task_list *tl, const struct scope *s, const struct oom_task *t)
+{
+	unsigned long totalpages = scope_totalpages(s);
+
+	if (tl->nr == TASKS_MAX) {
+		size_t keep = oom_tasks_keep_best(tl->tasks, tl->nr, TASKS_KEEP_CUT, totalpages);
+
+		for (size_t i = keep; i < tl->nr; i++)
+			rank_out(tl, &tl->tasks[i]);
+		tl->nr = keep;
+		tl->floor = tl->tasks[keep - 1];
+		tl->has_floor = true;
+	}
+	if (tl->has_floor && !oom_task_keep_before(t, &tl->floor, totalpages)) {
+		rank_out(tl, t);
+		return;
+	}
+	tl->tasks[tl->nr++] = *t;
+}
+
 static void add_pid(struct task_list *tl, const struct scope *s, const struct config *c,
 		    const struct victim_table *vt, int self_pid, int pid, char *scratch,
 		    size_t size)
 {
-	struct oom_task *t = &tl->tasks[tl->nr];
 	struct proc_fds *e = NULL;
+	struct oom_task t;
 	int r;
 
-	if (tl->nr >= TASKS_MAX) {
-		tl->truncated = true;
-		return;
-	}
 	for (size_t i = 0; i < tl->nr; i++) /* a pid listed twice (moved during the walk) */
 		if (tl->tasks[i].pid == pid)
 			return;
-	r = read_kept_task(tl, s, pid, scratch, size, t, &e);
+	r = read_kept_task(tl, s, pid, scratch, size, &t, &e);
 	if (r < 0) {
 		if (transient(r) && !tl->err)
 			tl->err = r; /* not gone: a listing without it must choose nothing */
 		return;
 	}
-	r = task_flags(tl, t, s->root, c, vt, self_pid, e, scratch, size);
+	r = task_flags(tl, &t, s->root, c, vt, self_pid, e, scratch, size);
 	if (r < 0) {
 		if (transient(r) && !tl->err)
 			tl->err = r; /* what the rules need unread: it may be protected */
 		return;
 	}
-	tl->nr++;
+	take_task(tl, s, &t);
 }
 
 /*
@@ -442,7 +469,7 @@ static bool add_procs_line(char *text, void *ctx)
 
 	if (parse_u64(&q, &pid) == 0 && pid > 0 && pid <= INT32_MAX)
 		add_pid(w->tl, w->s, w->c, w->vt, w->self_pid, (int)pid, w->scratch, w->size);
-	return !w->tl->truncated; /* TASKS_MAX listed: the rest is left out, and said so */
+	return true;
 }
 
 /* The processes of the group @dir, its cgroup.procs read as a stream whatever its length (a
@@ -549,7 +576,9 @@ int tasks_acquire(struct task_list *tl, const struct scope *s, const struct conf
 	int r;
 
 	tl->nr = 0;
-	tl->truncated = false;
+	tl->ranked_out = 0;
+	tl->ranked_out_pages = 0;
+	tl->has_floor = false;
 	tl->skipped_new = 0;
 	tl->not_kept = 0;
 	tl->err = 0;

@@ -113,10 +113,23 @@ struct proc_fds {
 	uint16_t re_flags;
 };
 
+/*
+ * A scope of more than TASKS_MAX processes (a large host, a fork bomb's group) is listed whole
+ * all the same: when the table is full, it keeps the TASKS_KEEP_CUT processes that rank best
+ * for the verdict (oom_tasks_keep_best(): earlier victims still exiting, vfork children, then
+ * the candidates by the victim rules), and from then on takes in only a process that ranks
+ * before the last of those (@floor). The victim is the one a table of every process would
+ * give: each process left out ranks below TASKS_KEEP_CUT others.
+ */
+#define TASKS_KEEP_CUT (TASKS_MAX / 2)
+
 struct task_list {
 	struct oom_task tasks[TASKS_MAX];
 	size_t nr;
-	bool truncated;
+	size_t ranked_out;	     /* processes listed and left out by rank (above) */
+	uint64_t ranked_out_pages;   /* what they hold (rss + swap) */
+	bool has_floor;		     /* the table was cut this listing: @floor is its last */
+	struct oom_task floor;
 	struct proc_fds fds[TASKS_FD_SLOTS];
 	size_t nr_fds;
 	size_t

@@ -52,6 +52,12 @@ static int preference_rank(const struct oom_task *t)
 	return 1;
 }
 
+bool oom_task_waited_for(const struct oom_task *t)
+{
+	return !(t->flags & unkillable_flags) && (t->flags & OOM_TASK_VICTIM) &&
+	       !(t->flags & OOM_TASK_SKIP);
+}
+
 bool oom_task_better(const struct oom_task *a, long a_points, const struct oom_task *b,
 		     long b_points)
 {
@@ -85,7 +91,7 @@ enum oom_select_result select_bad_process(const struct oom_task *tasks, size_t n
 		if (t->flags & unkillable_flags)
 			continue;
 		/* 2. A victim still exiting: the next kill waits until it is skipped. */
-		if ((t->flags & OOM_TASK_VICTIM) && !(t->flags & OOM_TASK_SKIP))
+		if (oom_task_waited_for(t))
 			return OOM_SELECT_WAIT;
 		points = oom_badness(t, totalpages);
 		if (points == OOM_BADNESS_UNKILLABLE) /* 1. */
@@ -101,4 +107,66 @@ enum oom_select_result select_bad_process(const struct oom_task *tasks, size_t n
 	*ret_index = chosen;
 	*ret_points = chosen_points;
 	return tasks[chosen].flags & OOM_TASK_DYING ? OOM_SELECT_DYING : OOM_SELECT_VICTIM; /* 8. */
+}
+
+/* The class of @t in oom_tasks_keep_best()'s order: the higher, the sooner kept. */
+static int keep_class(const struct oom_task *t, long points)
+{
+	if (oom_task_waited_for(t))
+		return 3;
+	if (t->flags & OOM_TASK_VFORK)
+		return 2;
+	return points != OOM_BADNESS_UNKILLABLE ? 1 : 0;
+}
+
+bool oom_task_keep_before(const struct oom_task *a, const struct oom_task *b,
+			  unsigned long totalpages)
+{
+	long pa = oom_badness(a, totalpages), pb = oom_badness(b, totalpages);
+	int ca = keep_class(a, pa), cb = keep_class(b, pb);
+
+	if (ca != cb)
+		return ca > cb;
+	if (ca == 1)
+		return oom_task_better(a, pa, b, pb);
+	return a->pid > b->pid;
+}
+
+static void swap_tasks(struct oom_task *a, struct oom_task *b)
+{
+	struct oom_task t = *a;
+
+	*a = *b;
+	*b = t;
+}
+
+/* Sifts @tasks[@i] down a heap of @n whose root ranks last (the kept order reversed). */
+static void sift_down(struct oom_task *tasks, size_t i, size_t n, unsigned long totalpages)
+{
+	for (;;) {
+		size_t last = i, l = 2 * i + 1, r = l + 1;
+
+		if (l < n && oom_task_keep_before(&tasks[last], &tasks[l], totalpages))
+			last = l;
+		if (r < n && oom_task_keep_before(&tasks[last], &tasks[r], totalpages))
+			last = r;
+		if (last == i)
+			return;
+		swap_tasks(&tasks[i], &tasks[last]);
+		i = last;
+	}
+}
+
+size_t oom_tasks_keep_best(struct oom_task *tasks, size_t nr, size_t keep,
+			   unsigned long totalpages)
+{
+	/* A heap whose root is the task kept last; each one taken off goes to the end, so the
+	 * array ends sorted with the task kept first at index 0. */
+	for (size_t i = nr / 2; i-- > 0;)
+		sift_down(tasks, i, nr, totalpages);
+	for (size_t n = nr; n > 1; n--) {
+		swap_tasks(&tasks[0], &tasks[n - 1]);
+		sift_down(tasks, 0, n - 1, totalpages);
+	}
+	return nr < keep ? nr : keep;
 }

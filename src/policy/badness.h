@@ -87,4 +87,29 @@ enum oom_select_result select_bad_process(const struct oom_task *tasks, size_t n
 bool oom_task_better(const struct oom_task *a, long a_points, const struct oom_task *b,
 		     long b_points);
 
+/*
+ * oom_task_waited_for() - @t is an earlier victim still exiting: while it is listed,
+ * select_bad_process() chooses nobody (rule 2 of badness.c).
+ */
+bool oom_task_waited_for(const struct oom_task *t);
+
+/*
+ * oom_tasks_keep_best() - when a listing holds more processes than its table (a large host, a
+ * fork bomb's group), what it keeps: sorts @tasks in place, the ones to keep first, and
+ * returns how many of them to keep (at most @keep). The order, by rank:
+ *   1. earlier victims still exiting (rule 2 waits for them, however small);
+ *   2. children sharing their parent's memory before their exec (OOM_TASK_VFORK: a kill of
+ *      the parent must take them too);
+ *   3. candidates, by the victim rules (oom_task_better());
+ *   4. tasks that can never be chosen, by pid.
+ * A task that does not rank before the last one kept (oom_task_keep_before()) could never be
+ * chosen from the listing: it need not be taken in. Pure: no allocation, a heapsort.
+ */
+size_t oom_tasks_keep_best(struct oom_task *tasks, size_t nr, size_t keep,
+			   unsigned long totalpages);
+
+/* oom_task_keep_before() - @a ranks before @b by oom_tasks_keep_best()'s order (distinct pids). */
+bool oom_task_keep_before(const struct oom_task *a, const struct oom_task *b,
+			  unsigned long totalpages);
+
 #endif

@@ -63,6 +63,11 @@ badness.c	s@return a->start_time > b->start_time;@return a->start_time < b->star
 badness.c	s@return a_mem > b_mem;@return a_mem < b_mem;@	memory tie-break
 badness.c	s@adj \*= (long)(totalpages / 1000);@adj *= (long)(totalpages / 100);@	adj scale
 badness.c	s@if (t->oom_score_adj <= OOM_SCORE_ADJ_MIN)@if (t->oom_score_adj < OOM_SCORE_ADJ_MIN)@	adj -1000 killable
+badness.c	s@\t\treturn 3;@\t\treturn 1;@	a victim exiting kept as a candidate
+badness.c	s@return ca > cb;@return ca < cb;@	kept classes in reverse
+badness.c	s@if (ca == 1)@if (ca == 2)@	candidates kept by pid
+badness.c	s@return nr < keep ? nr : keep;@return nr;@	keep count ignored
+badness.c	s@if (l < n \&\& oom_task_keep_before@if (l + 1 < n \&\& oom_task_keep_before@	heap left child missed at the end
 progress.h	s@define PROGRESS_SPAN_PAGES\( *\)256@define PROGRESS_SPAN_PAGES\1255@	span minimum 255
 progress.h	s@define PROGRESS_SPAN_PAGES\( *\)256@define PROGRESS_SPAN_PAGES\1257@	span minimum 257
 progress.h	s@define PROGRESS_THRASH_SHARE_DIV\( *\)2@define PROGRESS_THRASH_SHARE_DIV\13@	thrash share a third

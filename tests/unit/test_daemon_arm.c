@@ -107,14 +107,17 @@ static void test_listing_misses_demand(void **state)
 	m.page_shift = 12;
 	m.cur.anon_bytes = 1200ULL << 20; /* 307200 pages */
 	m.cur.swap_bytes = 600ULL << 20;  /* 153600 */
-	assert_true(listing_misses_demand(&m, t, 3));
+	assert_true(listing_misses_demand(&m, t, 3, 0));
 	t[0].rss_pages = 200000; /* the job listed: 203500 of 460800 pages */
-	assert_true(listing_misses_demand(&m, t, 3));
+	assert_true(listing_misses_demand(&m, t, 3, 0));
 	t[0].swap_pages = 30000; /* 233500: over half */
-	assert_false(listing_misses_demand(&m, t, 3));
-	assert_true(listing_misses_demand(&m, t, 0)); /* nothing listed, memory in use */
+	assert_false(listing_misses_demand(&m, t, 3, 0));
+	assert_true(listing_misses_demand(&m, t, 0, 0)); /* nothing listed, memory in use */
+	/* a large host's listing: what it left out by rank holds the rest */
+	assert_false(listing_misses_demand(&m, t, 0, 233500));
+	assert_true(listing_misses_demand(&m, t, 0, 230399));
 	m.cur.anon_bytes = m.cur.swap_bytes = 0; /* nothing in use: nothing missed */
-	assert_false(listing_misses_demand(&m, t, 0));
+	assert_false(listing_misses_demand(&m, t, 0, 0));
 }
 
 /* Read through a kept descriptor: a rewrite of the file is seen by the next call, no reopen. */

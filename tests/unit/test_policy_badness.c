@@ -204,13 +204,58 @@ static void test_select_case(void **state)
 	}
 }
 
+/*
+ * oom_tasks_keep_best() over every rotation and reversal of one listing: an earlier victim still
+ * exiting first however small, then a vfork child, then the candidates by the victim rules
+ * (preferred first, avoided last), then what can never be chosen; the whole array sorted.
+ */
+static void test_keep_best(void **state)
+{
+	struct oom_task want[9], list[9];
+	const size_t n = 9;
+
+	(void)state;
+	want[0] = task(40, 1, 0, OOM_TASK_VICTIM);
+	want[1] = task(41, 5, 0, OOM_TASK_VFORK);
+	want[2] = task(42, 2, 0, OOM_TASK_PREFER);
+	want[3] = task(43, 900, 0, 0);
+	want[4] = task(44, 800, 0, 0);
+	want[5] = task(45, 800, 0, 0); /* 6: newer than 44 */
+	want[5].start_time = 999;
+	want[6] = task(46, 5000, 0, OOM_TASK_AVOID);
+	want[7] = task(48, 90000, -1000, 0); /* never chosen: by pid */
+	want[8] = task(47, 90000, 0, OOM_TASK_VICTIM | OOM_TASK_SKIP);
+	for (size_t perm = 0; perm < 2 * n; perm++) {
+		for (size_t i = 0; i < n; i++) {
+			size_t from = (i + perm) % n;
+
+			list[i] = want[perm < n ? from : n - 1 - from];
+		}
+		assert_int_equal(oom_tasks_keep_best(list, n, 4, TOTAL), 4);
+		for (size_t i = 0; i < n; i++)
+			if (list[i].pid != want[i].pid)
+				fail_msg("listing %zu: place %zu holds pid %d, want %d", perm, i,
+					 list[i].pid, want[i].pid);
+	}
+	assert_int_equal(oom_tasks_keep_best(list, 3, 4, TOTAL), 3); /* fewer than kept */
+	for (size_t i = 0; i < n; i++)
+		for (size_t k = 0; k < n; k++)
+			if (oom_task_keep_before(&want[i], &want[k], TOTAL) != (i < k))
+				fail_msg("keep_before(%zu, %zu) wrong", i, k);
+	assert_true(oom_task_waited_for(&want[0]));
+	assert_false(oom_task_waited_for(&want[8]));
+	want[0].flags |= OOM_TASK_KTHREAD; /* unkillable: select_bad_process() passes it by */
+	assert_false(oom_task_waited_for(&want[0]));
+}
+
 int main(void)
 {
 	static const struct CMUnitTest fixed[] = {
 		cmocka_unit_test(test_badness_arithmetic),
 		cmocka_unit_test(test_unkillable_flags),
+		cmocka_unit_test(test_keep_best),
 	};
-	struct CMUnitTest tests[24 + 2];
+	struct CMUnitTest tests[24 + 3];
 	size_t n = 0;
 
 	build_cases();

@@ -1,0 +1,275 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Listings larger than the task table, on generated fixture trees: a host of 6,000 and one of
+ * 20,000 processes (the machine's /proc), and a group of 6,000 (its cgroup.procs). The victim
+ * must be the one a table of every process would give, wherever /proc lists it. */
+#include <errno.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "daemon/scope.h"
+#include "daemon/tasks.h"
+#include "linux/sys.h"
+#include "../lib/proc_fixture.h"
+
+#define FIXTURE_PAGE_SHIFT 12
+#define FIRST_PID          1000
+
+static char scratch[SCOPE_SCRATCH_SIZE];
+static struct task_list tl;
+
+/* A generated process: its pid, rss and start time; 0 rss: a kernel thread. */
+struct gen_task {
+	int pid;
+	unsigned long rss_pages;
+	unsigned long long start_time;
+	int adj;
+};
+
+/* Writes @t's stat and oom_score_adj (and status, for the few the listing asks it of). */
+static void gen_put(const char *root, const struct gen_task *t)
+{
+	char stat[512], adj[16];
+	unsigned int flags = t->rss_pages ? 0x400000u : 0x200000u; /* PF_KTHREAD: 0x200000 */
+	int n;
+
+	n = snprintf(stat, sizeof(stat),
+		     "%d (w%d) S 1 %d %d 0 -1 %u 0 0 0 0 0 0 0 0 20 0 1 0 %llu 4136960 %lu "
+		     "18446744073709551615 0 0 0 0 0 0 0 0 0 0 0 0 17 0 0 0 0 0 0 0 0 0 0 0 0 0\n",
+		     t->pid, t->pid % 1000, t->pid, t->pid, flags, t->start_time, t->rss_pages);
+	proc_fixture_put(root, t->pid, "stat", stat, (size_t)n);
+	n = snprintf(adj, sizeof(adj), "%d\n", t->adj);
+	proc_fixture_put(root, t->pid, "oom_score_adj", adj, (size_t)n);
+}
+
+/*
+ * A copy of the k6.18 fixture whose /proc holds @nr generated processes from FIRST_PID (and not
+ * the fixture's one): rss spread by a multiplicative hash (40 to 4,039 pages), every 97th a
+ * kernel thread. Return: the generated tasks (caller frees).
+ */
+static struct gen_task *gen_host(char *root, size_t nr)
+{
+	struct gen_task *t = calloc(nr, sizeof(*t));
+	char cmd[300];
+
+	assert_non_null(t);
+	assert_non_null(mkdtemp(root));
+	snprintf(cmd, sizeof(cmd),
+		 "cp -r tests/fixtures/k6.18/proc tests/fixtures/k6.18/sys %s/ && rm -r %s/proc/1234",
+		 root, root);
+	assert_int_equal(system(cmd), 0);
+	/* tmpfs lists a directory newest first: made from the highest pid down, /proc lists
+	 * ascending, as the kernel's /proc does */
+	for (size_t i = nr; i-- > 0;) {
+		t[i].pid = FIRST_PID + (int)i;
+		t[i].rss_pages = i % 97 == 3 ? 0 : 40 + (unsigned long)(i * 2654435761u % 4000);
+		t[i].start_time = 5000 + i;
+		gen_put(root, &t[i]);
+	}
+	return t;
+}
+
+static void gen_remove(const char *root, struct gen_task *t)
+{
+	char cmd[300];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
+	assert_int_equal(system(cmd), 0);
+	free(t);
+}
+
+static int by_rss_desc(const void *a, const void *b)
+{
+	unsigned long x = *(const unsigned long *)a, y = *(const unsigned long *)b;
+
+	return x < y ? 1 : x > y ? -1 : 0;
+}
+
+static bool in_table(int pid)
+{
+	for (size_t i = 0; i < tl.nr; i++)
+		if (tl.tasks[i].pid == pid)
+			return true;
+	return false;
+}
+
+/*
+ * Every listed process is in the table or counted out by rank, with what it holds; the table
+ * holds at least TASKS_KEEP_CUT candidates, among them every one larger than the
+ * TASKS_KEEP_CUT-th largest of @t (every candidate of @t has adj 0 here, so rank is rss).
+ */
+static void check_listing(const struct gen_task *t, size_t nr)
+{
+	unsigned long *rss = calloc(nr, sizeof(*rss)), total = 0, held = 0;
+	size_t cand = 0, kept = 0, missing = 0;
+
+	assert_non_null(rss);
+	for (size_t i = 0; i < nr; i++) {
+		if (t[i].rss_pages)
+			rss[cand++] = t[i].rss_pages;
+		total += t[i].rss_pages;
+	}
+	qsort(rss, cand, sizeof(*rss), by_rss_desc);
+	for (size_t i = 0; i < tl.nr; i++) {
+		held += tl.tasks[i].rss_pages;
+		kept += !(tl.tasks[i].flags & OOM_TASK_KTHREAD);
+	}
+	for (size_t i = 0; cand > TASKS_KEEP_CUT && i < nr; i++)
+		missing += t[i].rss_pages > rss[TASKS_KEEP_CUT - 1] && !in_table(t[i].pid);
+	free(rss);
+	assert_true(tl.nr <= TASKS_MAX);
+	assert_int_equal(tl.nr + tl.ranked_out, nr);
+	assert_int_equal(held + tl.ranked_out_pages, total);
+	assert_int_equal(missing, 0);
+	assert_true(kept >= (cand < TASKS_KEEP_CUT ? cand : TASKS_KEEP_CUT));
+}
+
+/* A host of @nr processes whose largest is listed last: it is the victim, and an earlier victim
+ * listed last is waited for. */
+static void large_host(size_t nr)
+{
+	char root[] = "/dev/shm/oomguard-test-large-XXXXXX";
+	struct gen_task *t = gen_host(root, nr);
+	struct victim_table vt;
+	struct config c;
+	struct scope s;
+	size_t idx = 0;
+	long points = 0;
+
+	memset(&vt, 0, sizeof(vt));
+	config_defaults(&c);
+	t[nr - 1].rss_pages = 90000; /* the one taking the memory, born last */
+	gen_put(root, &t[nr - 1]);
+	assert_int_equal(scope_init_machine(&s, root, FIXTURE_PAGE_SHIFT, scratch), 0);
+	assert_int_equal(tasks_acquire(&tl, &s, &c, &vt, 1, scratch, sizeof(scratch)), 0);
+	assert_int_equal(select_bad_process(tl.tasks, tl.nr, 1u << 20, &idx, &points),
+			 OOM_SELECT_VICTIM);
+	assert_int_equal(tl.tasks[idx].pid, t[nr - 1].pid);
+	check_listing(t, nr);
+	assert_true(tl.ranked_out > 0);
+	/* A small earlier victim still exiting, listed after thousands of larger ones. */
+	victim_record(&vt, t[nr - 2].pid, t[nr - 2].start_time, 1);
+	assert_int_equal(tasks_acquire(&tl, &s, &c, &vt, 1, scratch, sizeof(scratch)), 0);
+	assert_int_equal(select_bad_process(tl.tasks, tl.nr, 1u << 20, &idx, &points),
+			 OOM_SELECT_WAIT);
+	/* Given up on: the largest again. */
+	victim_set_state(&vt, t[nr - 2].pid, VICTIM_SKIPPED);
+	assert_int_equal(tasks_acquire(&tl, &s, &c, &vt, 1, scratch, sizeof(scratch)), 0);
+	assert_int_equal(select_bad_process(tl.tasks, tl.nr, 1u << 20, &idx, &points),
+			 OOM_SELECT_VICTIM);
+	assert_int_equal(tl.tasks[idx].pid, t[nr - 1].pid);
+	tasks_close(&tl);
+	scope_close(&s);
+	gen_remove(root, t);
+}
+
+static void test_machine_6000(void **state)
+{
+	(void)state;
+	large_host(6000);
+}
+
+static void test_machine_20000(void **state)
+{
+	(void)state;
+	large_host(20000);
+}
+
+/* A host that fits the table: nothing left out by rank. */
+static void test_machine_fits(void **state)
+{
+	char root[] = "/dev/shm/oomguard-test-large-XXXXXX";
+	struct gen_task *t = gen_host(root, TASKS_MAX);
+	struct victim_table vt;
+	struct config c;
+	struct scope s;
+
+	(void)state;
+	memset(&vt, 0, sizeof(vt));
+	config_defaults(&c);
+	assert_int_equal(scope_init_machine(&s, root, FIXTURE_PAGE_SHIFT, scratch), 0);
+	assert_int_equal(tasks_acquire(&tl, &s, &c, &vt, 1, scratch, sizeof(scratch)), 0);
+	assert_int_equal(tl.nr, TASKS_MAX);
+	assert_int_equal(tl.ranked_out, 0);
+	check_listing(t, TASKS_MAX);
+	tasks_close(&tl);
+	scope_close(&s);
+	gen_remove(root, t);
+}
+
+/* A group of 6,000 (a fork bomb's), every process alike but one listed late by cgroup.procs
+ * and preferred by oom_score_adj 500: it is the victim. */
+static void test_group_6000(void **state)
+{
+	char root[] = "/dev/shm/oomguard-test-large-XXXXXX", path[600];
+	struct gen_task *t = gen_host(root, 6000);
+	struct victim_table vt;
+	struct cgroup_mounts m;
+	struct config c;
+	struct scope s;
+	char err[256] = "";
+	size_t idx = 0;
+	long points = 0;
+	FILE *f;
+
+	(void)state;
+	memset(&vt, 0, sizeof(vt));
+	config_defaults(&c);
+	for (size_t i = 0; i < 6000; i++) {
+		t[i].rss_pages = 300;
+		t[i].start_time = 5000;
+	}
+	t[5000].adj = 500;
+	snprintf(path, sizeof(path), "%s/sys/fs/cgroup/memory/oomguard-fixture/cgroup.procs", root);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	for (size_t i = 0; i < 6000; i++) {
+		gen_put(root, &t[i]);
+		fprintf(f, "%d\n", t[i].pid);
+	}
+	assert_int_equal(fclose(f), 0);
+	assert_int_equal(read_mountinfo(root, scratch, sizeof(scratch), &m), 0);
+	assert_int_equal(scope_init_cgroup(&s, root, "/sys/fs/cgroup/memory/oomguard-fixture", &m,
+					   FIXTURE_PAGE_SHIFT, scratch, err, sizeof(err)),
+			 0);
+	s.cur.limit_bytes = 1ull << 32; /* totalpages 2^20: adj 500 is worth 524,000 pages */
+	assert_int_equal(tasks_acquire(&tl, &s, &c, &vt, 1, scratch, sizeof(scratch)), 0);
+	assert_int_equal(select_bad_process(tl.tasks, tl.nr, 1u << 20, &idx, &points),
+			 OOM_SELECT_VICTIM);
+	assert_int_equal(tl.tasks[idx].pid, t[5000].pid);
+	assert_int_equal(tl.nr + tl.ranked_out, 6000);
+	assert_true(tl.ranked_out > 0);
+	/* All alike: the deterministic key decides (rule 7, the higher pid), as in a whole table. */
+	t[5000].adj = 0;
+	gen_put(root, &t[5000]);
+	assert_int_equal(tasks_acquire(&tl, &s, &c, &vt, 1, scratch, sizeof(scratch)), 0);
+	assert_int_equal(select_bad_process(tl.tasks, tl.nr, 1u << 20, &idx, &points),
+			 OOM_SELECT_VICTIM);
+	assert_int_equal(tl.tasks[idx].pid, t[5999].pid);
+	tasks_close(&tl);
+	scope_close(&s);
+	gen_remove(root, t);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_machine_fits),
+	    cmocka_unit_test(test_machine_6000),
+	    cmocka_unit_test(test_machine_20000),
+	    cmocka_unit_test(test_group_6000),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
