@@ -16,20 +16,6 @@
 
 #define DT_DIR_TYPE 4
 
-/* 32-bit FNV-1a: its published offset basis and prime. A collision costs one stale rule
- * result until the next reload, and names are 15 bytes at most. */
-#define FNV32_OFFSET_BASIS 2166136261u
-#define FNV32_PRIME        16777619u
-
-static uint32_t name_hash(const char *comm)
-{
-	uint32_t h = FNV32_OFFSET_BASIS;
-
-	for (; *comm; comm++)
-		h = (h ^ (unsigned char)*comm) * FNV32_PRIME;
-	return h;
-}
-
 /*
  * The prefer/avoid/protect flags of @t by the rules (match.h), from @e's cache when it holds
  * them for this name and config (@e may be NULL: read and matched each time). Return: 0, or
@@ -45,7 +31,7 @@ static int rule_flags(struct task_list *tl, const char *root, const struct confi
 
 	if (!c->nr_rules && !needs)
 		return 0;
-	hash = name_hash(t->comm);
+	hash = tasks_name_hash(t->comm);
 	if (e && e->re_serial == c->re_serial && e->re_hash == hash) {
 		t->flags |= e->re_flags;
 		return 0;
@@ -128,124 +114,6 @@ static void task_from_stat(struct oom_task *t, int pid, const struct pid_stat *s
 		t->flags |= OOM_TASK_DYING;
 }
 
-/* TASKS_FD_SLOTS of them are locked in memory, and TASKS_MAX tasks: the RSS target
- * (daemon-design.md). */
-_Static_assert(sizeof(struct proc_fds) <= 32, "struct proc_fds grew past 32 bytes");
-_Static_assert(sizeof(struct oom_task) <= 64, "struct oom_task grew past 64 bytes (badness.h)");
-
-static uint32_t scope_tag(const struct scope *s)
-{
-	return (uint32_t)(uintptr_t)s;
-}
-
-/* Knuth's multiplicative hash (2^32 / the golden ratio): spreads consecutive pids. */
-#define KNUTH_MULT32 2654435761u
-
-static size_t fds_home(int pid)
-{
-	return (size_t)(unsigned int)pid * KNUTH_MULT32 % TASKS_FD_SLOTS;
-}
-
-struct proc_fds *tasks_fds_find(struct task_list *tl, int pid, bool insert)
-{
-	size_t h = fds_home(pid);
-
-	for (size_t i = 0; i < TASKS_FD_SLOTS; i++) {
-		struct proc_fds *e = &tl->fds[(h + i) % TASKS_FD_SLOTS];
-
-		if (e->pid == pid)
-			return e;
-		if (e->pid)
-			continue;
-		if (!insert || tl->nr_fds >= (tl->max_fds ? tl->max_fds : TASKS_FD_MAX))
-			return NULL;
-		memset(e, 0, sizeof(*e));
-		e->pid = pid;
-		e->stat_fd = e->adj_fd = -1;
-		tl->nr_fds++;
-		return e;
-	}
-	return NULL;
-}
-
-/* Closes @e's files and forgets what its process was: files closed are a process gone (or left
- * out), and a new one under the pid must be matched against the rules afresh. */
-static void fds_close(struct proc_fds *e)
-{
-	if (e->stat_fd >= 0)
-		sys->close(e->stat_fd);
-	if (e->adj_fd >= 0)
-		sys->close(e->adj_fd);
-	e->stat_fd = e->adj_fd = -1;
-	e->re_serial = 0;
-}
-
-/*
- * Empties slot @i (its files already closed) in place, without a copy of the table: the
- * entries after it in its run of full slots that could not be found past the hole move back
- * into it, one hole at a time (deletion under linear probing, Knuth's algorithm R). An entry
- * moves only backwards within the run, towards its home slot.
- */
-static void fds_remove(struct task_list *tl, size_t i)
-{
-	size_t j = i;
-
-	tl->fds[i].pid = 0;
-	tl->nr_fds--;
-	for (;;) {
-		size_t home;
-
-		j = (j + 1) % TASKS_FD_SLOTS;
-		if (!tl->fds[j].pid)
-			return;
-		home = fds_home(tl->fds[j].pid);
-		/* it stays when its home is cyclically in (i, j]: a search from there meets it
-		 * before the hole */
-		if (i <= j ? (i < home && home <= j) : (i < home || home <= j))
-			continue;
-		tl->fds[i] = tl->fds[j];
-		tl->fds[j].pid = 0;
-		i = j;
-	}
-}
-
-void tasks_fds_sweep(struct task_list *tl, const struct scope *s)
-{
-	for (size_t i = 0; i < TASKS_FD_SLOTS; i++) {
-		/* a removal may move a later entry into slot i: look at it again */
-		while (tl->fds[i].pid) {
-			struct proc_fds *e = &tl->fds[i];
-			bool seen = e->gen == tl->gen ||
-				    (s->kind != SCOPE_MACHINE && e->seen_by != scope_tag(s) &&
-				     tl->gen - e->gen < TASKS_SWEEP_AGE);
-
-			if (seen)
-				break;
-			fds_close(e);
-			fds_remove(tl, i);
-		}
-	}
-}
-
-void tasks_close(struct task_list *tl)
-{
-	for (size_t i = 0; i < TASKS_FD_SLOTS; i++)
-		if (tl->fds[i].pid)
-			fds_close(&tl->fds[i]);
-	memset(tl->fds, 0, sizeof(tl->fds));
-	tl->nr_fds = 0;
-}
-
-/* Reads /proc/@pid/@name through *@fd, kept open (sys_read_kept). */
-static ssize_t read_kept(const char *root, int pid, const char *name, int *fd, char *buf,
-			 size_t size)
-{
-	char path[64];
-
-	snprintf(path, sizeof(path), "/proc/%d/%s", pid, name);
-	return sys_read_kept(fd, root, path, buf, size, SYS_READ_WHOLE);
-}
-
 /*
  * One process from its kept stat and oom_score_adj (struct task_list says why). An entry
  * whose stat no longer reads named a process that exited: its pid may name a new one, which is
@@ -274,16 +142,16 @@ static int read_kept_task(struct task_list *tl, const struct scope *s, int pid, 
 		e = &tmp;
 	for (int attempt = 0; attempt < 2; attempt++) {
 		fresh = e->stat_fd < 0;
-		n = read_kept(s->root, pid, "stat", &e->stat_fd, scratch, size);
+		n = tasks_read_kept(s->root, pid, "stat", &e->stat_fd, scratch, size);
 		r = n < 0 ? (int)n : parse_pid_stat_buf(scratch, &st);
 		/* A kept file that fails names a process that has exited; a new one under the
 		 * same pid is opened afresh, unless the listing takes no new process. */
 		if (r == 0 || fresh || tl->known_only)
 			break;
-		fds_close(e);
+		tasks_fds_close(e);
 	}
 	if (r == 0 && (st.flags & PF_KTHREAD_FLAG)) {
-		fds_close(e);
+		tasks_fds_close(e);
 		e->gen = tl->gen - 1; /* a slot it had goes at the sweep after this listing */
 		task_from_stat(ret_task, pid, &st);
 		ret_task->flags |= OOM_TASK_NO_MM;
@@ -301,7 +169,7 @@ static int read_kept_task(struct task_list *tl, const struct scope *s, int pid, 
 		}
 	}
 	e->gen = tl->gen;
-	e->seen_by = scope_tag(s);
+	e->seen_by = tasks_scope_tag(s);
 	if (r == 0) {
 		int tid = 0;
 
@@ -311,35 +179,15 @@ static int read_kept_task(struct task_list *tl, const struct scope *s, int pid, 
 		ret_task->mm_tid = tid;
 		if (!tid && pid_shares_parent_mm(pid, &st))
 			ret_task->flags |= OOM_TASK_VFORK;
-		n = read_kept(s->root, pid, "oom_score_adj", &e->adj_fd, scratch, size);
+		n = tasks_read_kept(s->root, pid, "oom_score_adj", &e->adj_fd, scratch, size);
 		r = n < 0 ? (int)n : parse_oom_score_adj_buf(scratch, &ret_task->oom_score_adj);
 	}
 	if (r < 0 || e == &tmp)
-		fds_close(e);
+		tasks_fds_close(e);
 	if (r < 0)
 		e->gen = tl->gen - 1; /* gone: the sweep after this listing drops it */
 	*ret_entry = r == 0 && e != &tmp ? e : NULL;
 	return r;
-}
-
-int tasks_read_stat(struct task_list *tl, const char *root, int pid, char *scratch, size_t size,
-		    struct pid_stat *ret_stat)
-{
-	struct proc_fds *e = tasks_fds_find(tl, pid, false);
-
-	if (e && e->stat_fd >= 0 && sys_pread_whole(e->stat_fd, scratch, size) >= 0)
-		return parse_pid_stat_buf(scratch, ret_stat);
-	return read_pid_stat(root, pid, scratch, size, ret_stat);
-}
-
-int tasks_read_adj(struct task_list *tl, const char *root, int pid, char *scratch, size_t size,
-		   int *ret_adj)
-{
-	struct proc_fds *e = tasks_fds_find(tl, pid, false);
-
-	if (e && e->adj_fd >= 0 && sys_pread_whole(e->adj_fd, scratch, size) >= 0)
-		return parse_oom_score_adj_buf(scratch, ret_adj);
-	return read_pid_oom_score_adj(root, pid, ret_adj);
 }
 
 /*
@@ -594,7 +442,10 @@ int tasks_acquire(struct task_list *tl, const struct scope *s, const struct conf
 	tasks_fds_sweep(tl, s);
 	if (r == 0 && tl->err) /* a listing that may miss a process chooses nothing */
 		r = tl->err;
-	if (r == 0 && !tl->known_only) /* opening status files is what known_only avoids */
+	if (r == 0 && !tl->known_only) { /* opening files is what known_only avoids */
 		add_details(tl, s, scratch, size);
+		if (s->kind == SCOPE_MACHINE) /* the one scope listed known_only */
+			tasks_keep_top_files(tl, s, c, scratch, size);
+	}
 	return r;
 }

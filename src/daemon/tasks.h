@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 #include "daemon/config.h"
 #include "daemon/scope.h"
@@ -166,6 +167,23 @@ void tasks_close(struct task_list *tl);
  * than max_fds are kept, else NULL. Open addressing, linear probing from the pid's hash.
  */
 struct proc_fds *tasks_fds_find(struct task_list *tl, int pid, bool insert);
+
+/* What tasks.c and tasks_fds.c share. tasks_name_hash(): FNV-1a of a process name, the key of
+ * its cached rule result; tasks_scope_tag(): the scope a kept entry was last seen by;
+ * tasks_fds_close(): close an entry's files and forget what its process was; tasks_read_kept():
+ * /proc/@pid/@name through *@fd, kept open (sys_read_kept()). */
+uint32_t tasks_name_hash(const char *comm);
+uint32_t tasks_scope_tag(const struct scope *s);
+void tasks_fds_close(struct proc_fds *e);
+ssize_t tasks_read_kept(const char *root, int pid, const char *name, int *fd, char *buf,
+			size_t size);
+
+/*
+ * tasks_keep_top_files() - after a full listing of the machine @s (rules read under @c): the
+ * TASKS_DETAIL_TOP processes that rank highest keep their files (tasks_fds.c says why).
+ */
+void tasks_keep_top_files(struct task_list *tl, const struct scope *s, const struct config *c,
+			  char *scratch, size_t size);
 
 /*
  * tasks_fds_sweep() - after a listing of @s: close the files of processes it did not see, keep

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* Listings larger than the task table, on generated fixture trees: a host of 6,000 and one of
  * 20,000 processes (the machine's /proc), and a group of 6,000 (its cgroup.procs). The victim
- * must be the one a table of every process would give, wherever /proc lists it. */
+ * must be the one a table of every process would give, wherever /proc lists it; on a host of
+ * more processes than kept files, the largest keeps its files for listings under pressure. */
 #include <errno.h>
 #include <limits.h>
 #include <stdbool.h>
@@ -262,6 +263,53 @@ static void test_group_6000(void **state)
 	gen_remove(root, t);
 }
 
+/*
+ * A host of 3,000 processes, more than the kept files' slots (TASKS_FD_MAX): the largest, listed
+ * last, keeps its files after a full listing, so that a listing under pressure (known_only),
+ * which walks the kept files alone, sees it and chooses it. The largest before it loses its
+ * slot to none of the others: the slots given up are the lowest-ranked.
+ */
+static void test_machine_top_kept(void **state)
+{
+	char root[] = "/dev/shm/oomguard-test-large-XXXXXX";
+	const size_t nr = 3000;
+	struct gen_task *t = gen_host(root, nr);
+	struct victim_table vt;
+	struct proc_fds *e;
+	struct config c;
+	struct scope s;
+	size_t idx = 0;
+	long points = 0;
+
+	(void)state;
+	memset(&vt, 0, sizeof(vt));
+	config_defaults(&c);
+	t[nr - 1].rss_pages = 90000;
+	gen_put(root, &t[nr - 1]);
+	t[10].rss_pages = 80000; /* the second largest, listed early: it had a slot */
+	gen_put(root, &t[10]);
+	assert_int_equal(scope_init_machine(&s, root, FIXTURE_PAGE_SHIFT, scratch), 0);
+	assert_int_equal(tasks_acquire(&tl, &s, &c, &vt, 1, scratch, sizeof(scratch)), 0);
+	assert_true(tl.not_kept > 0);
+	assert_int_equal(tl.nr_fds, TASKS_FD_MAX);
+	e = tasks_fds_find(&tl, t[nr - 1].pid, false);
+	assert_non_null(e);
+	assert_true(e->stat_fd >= 0 && e->adj_fd >= 0);
+	e = tasks_fds_find(&tl, t[10].pid, false);
+	assert_non_null(e);
+	assert_true(e->stat_fd >= 0);
+	tl.known_only = true;
+	assert_int_equal(tasks_acquire(&tl, &s, &c, &vt, 1, scratch, sizeof(scratch)), 0);
+	tl.known_only = false;
+	assert_int_equal(tl.nr, TASKS_FD_MAX);
+	assert_int_equal(select_bad_process(tl.tasks, tl.nr, 1u << 20, &idx, &points),
+			 OOM_SELECT_VICTIM);
+	assert_int_equal(tl.tasks[idx].pid, t[nr - 1].pid);
+	tasks_close(&tl);
+	scope_close(&s);
+	gen_remove(root, t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -269,6 +317,7 @@ int main(void)
 	    cmocka_unit_test(test_machine_6000),
 	    cmocka_unit_test(test_machine_20000),
 	    cmocka_unit_test(test_group_6000),
+	    cmocka_unit_test(test_machine_top_kept),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
