@@ -110,9 +110,9 @@ void log_listing_limits(const struct daemon *d, const struct scope *s)
 			s->name, d->tasks.not_kept, d->tasks.nr_fds);
 	if (d->tasks.ranked_out)
 		log_msg(LOG_PRIO_DEBUG,
-			"scope=%s: listing kept the %zu processes ranked first of %zu, the others "
-			"ranked after %d",
-			s->name, d->tasks.nr, d->tasks.nr + d->tasks.ranked_out, TASKS_KEEP_CUT);
+			"scope=%s: %zu processes listed, the %zu that rank first kept for the verdict "
+			"(the table holds %d)",
+			s->name, d->tasks.nr + d->tasks.ranked_out, d->tasks.nr, TASKS_MAX);
 }
 
 enum arm_action arm_decide(const struct scope *s, uint64_t now)

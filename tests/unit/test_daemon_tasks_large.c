@@ -136,6 +136,17 @@ static void check_listing(const struct gen_task *t, size_t nr)
 	assert_true(kept >= (cand < TASKS_KEEP_CUT ? cand : TASKS_KEEP_CUT));
 }
 
+/* The verdict on the last listing chooses @pid. */
+static void expect_victim(int pid)
+{
+	size_t idx = 0;
+	long points = 0;
+
+	assert_int_equal(select_bad_process(tl.tasks, tl.nr, 1u << 20, &idx, &points),
+			 OOM_SELECT_VICTIM);
+	assert_int_equal(tl.tasks[idx].pid, pid);
+}
+
 /* A host of @nr processes whose largest is listed last: it is the victim, and an earlier victim
  * listed last is waited for. */
 static void large_host(size_t nr)
@@ -154,9 +165,7 @@ static void large_host(size_t nr)
 	gen_put(root, &t[nr - 1]);
 	assert_int_equal(scope_init_machine(&s, root, FIXTURE_PAGE_SHIFT, scratch), 0);
 	assert_int_equal(tasks_acquire(&tl, &s, &c, &vt, 1, scratch, sizeof(scratch)), 0);
-	assert_int_equal(select_bad_process(tl.tasks, tl.nr, 1u << 20, &idx, &points),
-			 OOM_SELECT_VICTIM);
-	assert_int_equal(tl.tasks[idx].pid, t[nr - 1].pid);
+	expect_victim(t[nr - 1].pid);
 	check_listing(t, nr);
 	assert_true(tl.ranked_out > 0);
 	/* A small earlier victim still exiting, listed after thousands of larger ones. */
@@ -167,9 +176,7 @@ static void large_host(size_t nr)
 	/* Given up on: the largest again. */
 	victim_set_state(&vt, t[nr - 2].pid, VICTIM_SKIPPED);
 	assert_int_equal(tasks_acquire(&tl, &s, &c, &vt, 1, scratch, sizeof(scratch)), 0);
-	assert_int_equal(select_bad_process(tl.tasks, tl.nr, 1u << 20, &idx, &points),
-			 OOM_SELECT_VICTIM);
-	assert_int_equal(tl.tasks[idx].pid, t[nr - 1].pid);
+	expect_victim(t[nr - 1].pid);
 	tasks_close(&tl);
 	scope_close(&s);
 	gen_remove(root, t);
@@ -220,8 +227,6 @@ static void test_group_6000(void **state)
 	struct config c;
 	struct scope s;
 	char err[256] = "";
-	size_t idx = 0;
-	long points = 0;
 	FILE *f;
 
 	(void)state;
@@ -246,18 +251,14 @@ static void test_group_6000(void **state)
 			 0);
 	s.cur.limit_bytes = 1ull << 32; /* totalpages 2^20: adj 500 is worth 524,000 pages */
 	assert_int_equal(tasks_acquire(&tl, &s, &c, &vt, 1, scratch, sizeof(scratch)), 0);
-	assert_int_equal(select_bad_process(tl.tasks, tl.nr, 1u << 20, &idx, &points),
-			 OOM_SELECT_VICTIM);
-	assert_int_equal(tl.tasks[idx].pid, t[5000].pid);
+	expect_victim(t[5000].pid);
 	assert_int_equal(tl.nr + tl.ranked_out, 6000);
 	assert_true(tl.ranked_out > 0);
 	/* All alike: the deterministic key decides (rule 7, the higher pid), as in a whole table. */
 	t[5000].adj = 0;
 	gen_put(root, &t[5000]);
 	assert_int_equal(tasks_acquire(&tl, &s, &c, &vt, 1, scratch, sizeof(scratch)), 0);
-	assert_int_equal(select_bad_process(tl.tasks, tl.nr, 1u << 20, &idx, &points),
-			 OOM_SELECT_VICTIM);
-	assert_int_equal(tl.tasks[idx].pid, t[5999].pid);
+	expect_victim(t[5999].pid);
 	tasks_close(&tl);
 	scope_close(&s);
 	gen_remove(root, t);
@@ -278,8 +279,6 @@ static void test_machine_top_kept(void **state)
 	struct proc_fds *e;
 	struct config c;
 	struct scope s;
-	size_t idx = 0;
-	long points = 0;
 
 	(void)state;
 	memset(&vt, 0, sizeof(vt));
@@ -302,9 +301,7 @@ static void test_machine_top_kept(void **state)
 	assert_int_equal(tasks_acquire(&tl, &s, &c, &vt, 1, scratch, sizeof(scratch)), 0);
 	tl.known_only = false;
 	assert_int_equal(tl.nr, TASKS_FD_MAX);
-	assert_int_equal(select_bad_process(tl.tasks, tl.nr, 1u << 20, &idx, &points),
-			 OOM_SELECT_VICTIM);
-	assert_int_equal(tl.tasks[idx].pid, t[nr - 1].pid);
+	expect_victim(t[nr - 1].pid);
 	tasks_close(&tl);
 	scope_close(&s);
 	gen_remove(root, t);
