@@ -126,7 +126,7 @@ static void measure(const char *label, size_t n, struct scope *s)
 	printf("processes=%zu scope=%s listing_first_usec=%llu listing_median_usec=%llu "
 	       "in_table=%zu ranked_out=%zu kept_files=%zu rc=%d\n",
 	       n, label, (unsigned long long)t[0], (unsigned long long)t[1 + (REPEATS - 1) / 2],
-	       tl.nr, tl.ranked_out, tl.nr_fds, r);
+	       tl.nr, tl.take.ranked_out, tl.nr_fds, r);
 	tasks_close(&tl);
 }
 

@@ -155,12 +155,12 @@ int status_print_tasks(struct daemon *d, struct scope *s, FILE *out, bool json)
 	}
 	qsort(ranked, n, sizeof(ranked[0]), rank_cmp);
 	if (json)
-		fprintf(out, ", \"tasks_ranked_out\": %zu, \"tasks\": [", d->tasks.ranked_out);
-	else if (d->tasks.ranked_out) /* more than the table holds (tasks.h) */
+		fprintf(out, ", \"tasks_ranked_out\": %zu, \"tasks\": [", d->tasks.take.ranked_out);
+	else if (d->tasks.take.ranked_out) /* more than the table holds (tasks.h) */
 		fprintf(out,
 			"  tasks: %zu listed, %zu more ranked after these and not kept (%zu kernel "
 			"threads not shown); * the victim now\n",
-			n, d->tasks.ranked_out, kthreads);
+			n, d->tasks.take.ranked_out, kthreads);
 	else
 		fprintf(out, "  tasks: %zu listed (%zu kernel threads not shown); * the victim now\n",
 			n, kthreads);

@@ -60,7 +60,7 @@ int daemon_arm(struct daemon *d, struct scope *s, uint64_t now)
 	r = tasks_acquire(&d->tasks, s, &d->cfg, &d->victims, d->self_pid, d->scratch,
 			  sizeof(d->scratch));
 	if (r >= 0 && d->tasks.known_only &&
-	    listing_misses_demand(s, d->tasks.tasks, d->tasks.nr, d->tasks.ranked_out_pages)) {
+	    listing_misses_demand(s, d->tasks.tasks, d->tasks.nr, d->tasks.take.ranked_out_pages)) {
 		log_msg(LOG_PRIO_DEBUG,
 			"listing scope=%s again in full: the %zu processes known hold under half "
 			"of anon + swap in use",
@@ -108,11 +108,11 @@ void log_listing_limits(const struct daemon *d, const struct scope *s)
 			"scope=%s: the files of %zu processes found no slot (%zu kept): while the "
 			"machine is under pressure they are no candidates",
 			s->name, d->tasks.not_kept, d->tasks.nr_fds);
-	if (d->tasks.ranked_out)
+	if (d->tasks.take.ranked_out)
 		log_msg(LOG_PRIO_DEBUG,
 			"scope=%s: %zu processes listed, the %zu that rank first kept for the verdict "
 			"(the table holds %d)",
-			s->name, d->tasks.nr + d->tasks.ranked_out, d->tasks.nr, TASKS_MAX);
+			s->name, d->tasks.nr + d->tasks.take.ranked_out, d->tasks.nr, TASKS_MAX);
 }
 
 enum arm_action arm_decide(const struct scope *s, uint64_t now)

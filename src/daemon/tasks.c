@@ -201,37 +201,6 @@ static bool transient(int err)
 	       err == -EIO || err == -EBUSY;
 }
 
-/* @t, listed, is left out by rank (struct task_list says why). */
-static void rank_out(struct task_list *tl, const struct oom_task *t)
-{
-	tl->ranked_out++;
-	tl->ranked_out_pages += t->rss_pages + t->swap_pages;
-}
-
-/*
- * Takes @t into the table, unless it ranks after the last process kept by a cut; a full table
- * is cut first to the TASKS_KEEP_CUT processes that rank best.
- */
-static void take_task(struct task_list *tl, const struct scope *s, const struct oom_task *t)
-{
-	unsigned long totalpages = scope_totalpages(s);
-
-	if (tl->nr == TASKS_MAX) {
-		size_t keep = oom_tasks_keep_best(tl->tasks, tl->nr, TASKS_KEEP_CUT, totalpages);
-
-		for (size_t i = keep; i < tl->nr; i++)
-			rank_out(tl, &tl->tasks[i]);
-		tl->nr = keep;
-		tl->floor = tl->tasks[keep - 1];
-		tl->has_floor = true;
-	}
-	if (tl->has_floor && !oom_task_keep_before(t, &tl->floor, totalpages)) {
-		rank_out(tl, t);
-		return;
-	}
-	tl->tasks[tl->nr++] = *t;
-}
-
 static void add_pid(struct task_list *tl, const struct scope *s, const struct config *c,
 		    const struct victim_table *vt, int self_pid, int pid, char *scratch,
 		    size_t size)
@@ -255,7 +224,9 @@ static void add_pid(struct task_list *tl, const struct scope *s, const struct co
 			tl->err = r; /* what the rules need unread: it may be protected */
 		return;
 	}
-	take_task(tl, s, &t);
+	oom_tasks_take(tl->tasks, &tl->nr,
+		       &(struct oom_take_limits){TASKS_MAX, TASKS_KEEP_CUT, scope_totalpages(s)},
+		       &tl->take, &t);
 }
 
 /*
@@ -424,9 +395,7 @@ int tasks_acquire(struct task_list *tl, const struct scope *s, const struct conf
 	int r;
 
 	tl->nr = 0;
-	tl->ranked_out = 0;
-	tl->ranked_out_pages = 0;
-	tl->has_floor = false;
+	memset(&tl->take, 0, sizeof(tl->take));
 	tl->skipped_new = 0;
 	tl->not_kept = 0;
 	tl->err = 0;

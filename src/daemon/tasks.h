@@ -117,9 +117,9 @@ struct proc_fds {
 /*
  * A scope of more than TASKS_MAX processes (a large host, a fork bomb's group) is listed whole
  * all the same: when the table is full, it keeps the TASKS_KEEP_CUT processes that rank best
- * for the verdict (oom_tasks_keep_best(): earlier victims still exiting, vfork children, then
- * the candidates by the victim rules), and from then on takes in only a process that ranks
- * before the last of those (@floor). The victim is the one a table of every process would
+ * for the verdict (oom_tasks_take(), oom_tasks_keep_best(): earlier victims still exiting, the
+ * candidates by the victim rules, then vfork children), and from then on takes in only a
+ * process that ranks before the last of those (take.floor). The victim is the one a table of every process would
  * give: each process left out ranks below TASKS_KEEP_CUT others.
  */
 #define TASKS_KEEP_CUT (TASKS_MAX / 2)
@@ -127,10 +127,7 @@ struct proc_fds {
 struct task_list {
 	struct oom_task tasks[TASKS_MAX];
 	size_t nr;
-	size_t ranked_out;	     /* processes listed and left out by rank (above) */
-	uint64_t ranked_out_pages;   /* what they hold (rss + swap) */
-	bool has_floor;		     /* the table was cut this listing: @floor is its last */
-	struct oom_task floor;
+	struct oom_take_state take; /* what the listing left out by rank (above) */
 	struct proc_fds fds[TASKS_FD_SLOTS];
 	size_t nr_fds;
 	size_t

@@ -114,9 +114,9 @@ static int keep_class(const struct oom_task *t, long points)
 {
 	if (oom_task_waited_for(t))
 		return 3;
-	if (t->flags & OOM_TASK_VFORK)
+	if (points != OOM_BADNESS_UNKILLABLE)
 		return 2;
-	return points != OOM_BADNESS_UNKILLABLE ? 1 : 0;
+	return t->flags & OOM_TASK_VFORK ? 1 : 0;
 }
 
 bool oom_task_keep_before(const struct oom_task *a, const struct oom_task *b,
@@ -127,7 +127,7 @@ bool oom_task_keep_before(const struct oom_task *a, const struct oom_task *b,
 
 	if (ca != cb)
 		return ca > cb;
-	if (ca == 1)
+	if (ca == 2)
 		return oom_task_better(a, pa, b, pb);
 	return a->pid > b->pid;
 }
@@ -169,4 +169,26 @@ size_t oom_tasks_keep_best(struct oom_task *tasks, size_t nr, size_t keep,
 		sift_down(tasks, 0, n - 1, totalpages);
 	}
 	return nr < keep ? nr : keep;
+}
+
+void oom_tasks_take(struct oom_task *tasks, size_t *nr, const struct oom_take_limits *lim,
+		    struct oom_take_state *st, const struct oom_task *t)
+{
+	if (*nr == lim->cap) {
+		size_t keep = oom_tasks_keep_best(tasks, *nr, lim->keep, lim->totalpages);
+
+		for (size_t i = keep; i < *nr; i++) {
+			st->ranked_out++;
+			st->ranked_out_pages += tasks[i].rss_pages + tasks[i].swap_pages;
+		}
+		*nr = keep;
+		st->floor = tasks[keep - 1];
+		st->has_floor = true;
+	}
+	if (st->has_floor && !oom_task_keep_before(t, &st->floor, lim->totalpages)) {
+		st->ranked_out++;
+		st->ranked_out_pages += t->rss_pages + t->swap_pages;
+		return;
+	}
+	tasks[(*nr)++] = *t;
 }

@@ -98,9 +98,10 @@ bool oom_task_waited_for(const struct oom_task *t);
  * fork bomb's group), what it keeps: sorts @tasks in place, the ones to keep first, and
  * returns how many of them to keep (at most @keep). The order, by rank:
  *   1. earlier victims still exiting (rule 2 waits for them, however small);
- *   2. children sharing their parent's memory before their exec (OOM_TASK_VFORK: a kill of
- *      the parent must take them too);
- *   3. candidates, by the victim rules (oom_task_better());
+ *   2. candidates, by the victim rules (oom_task_better());
+ *   3. children sharing their parent's memory before their exec (OOM_TASK_VFORK: a kill of
+ *      the parent takes them too, so a table should hold them; after the candidates, so that a
+ *      crowd of them cannot push the victim out);
  *   4. tasks that can never be chosen, by pid.
  * A task that does not rank before the last one kept (oom_task_keep_before()) could never be
  * chosen from the listing: it need not be taken in. Pure: no allocation, a heapsort.
@@ -111,5 +112,31 @@ size_t oom_tasks_keep_best(struct oom_task *tasks, size_t nr, size_t keep,
 /* oom_task_keep_before() - @a ranks before @b by oom_tasks_keep_best()'s order (distinct pids). */
 bool oom_task_keep_before(const struct oom_task *a, const struct oom_task *b,
 			  unsigned long totalpages);
+
+/* struct oom_take_limits - a listing's table: @cap entries, cut to @keep when full, ranked
+ * against @totalpages (what oom_badness() scales by). */
+struct oom_take_limits {
+	size_t cap, keep;
+	unsigned long totalpages;
+};
+
+/* struct oom_take_state - what a listing left out so far: @ranked_out tasks holding
+ * @ranked_out_pages (rss + swap), and, once the table was cut, the last task it kept (@floor). */
+struct oom_take_state {
+	size_t ranked_out;
+	unsigned long ranked_out_pages;
+	bool has_floor;
+	struct oom_task floor;
+};
+
+/*
+ * oom_tasks_take() - @t, the next task a listing read, into @tasks (*@nr of @lim->cap): a full
+ * table is cut first to the @lim->keep tasks that rank best (oom_tasks_keep_best()), and a task
+ * that ranks after the last one a cut kept is counted out, not taken. Whatever the order tasks
+ * come in, select_bad_process() over the table gives what it gives over every task listed, as
+ * long as fewer than @lim->keep of them are earlier victims still exiting. Pure.
+ */
+void oom_tasks_take(struct oom_task *tasks, size_t *nr, const struct oom_take_limits *lim,
+		    struct oom_take_state *st, const struct oom_task *t);
 
 #endif

@@ -65,7 +65,11 @@ badness.c	s@adj \*= (long)(totalpages / 1000);@adj *= (long)(totalpages / 100);@
 badness.c	s@if (t->oom_score_adj <= OOM_SCORE_ADJ_MIN)@if (t->oom_score_adj < OOM_SCORE_ADJ_MIN)@	adj -1000 killable
 badness.c	s@\t\treturn 3;@\t\treturn 1;@	a victim exiting kept as a candidate
 badness.c	s@return ca > cb;@return ca < cb;@	kept classes in reverse
-badness.c	s@if (ca == 1)@if (ca == 2)@	candidates kept by pid
+badness.c	s@if (ca == 2)@if (ca == 1)@	candidates kept by pid
+badness.c	s@return t->flags \& OOM_TASK_VFORK ? 1 : 0;@return t->flags \& OOM_TASK_VFORK ? 3 : 0;@	vfork children kept before candidates
+badness.c	s@st->floor = tasks\[keep - 1\];@st->floor = tasks[0];@	floor at the best kept
+badness.c	s@if (st->has_floor \&\& !oom_task_keep_before@if (st->has_floor \&\& oom_task_keep_before@	floor test inverted
+badness.c	s@st->ranked_out_pages += t->rss_pages + t->swap_pages;@st->ranked_out_pages += t->rss_pages;@	ranked-out swap not counted
 badness.c	s@return nr < keep ? nr : keep;@return nr;@	keep count ignored
 badness.c	s@if (l < n \&\& oom_task_keep_before@if (l + 1 < n \&\& oom_task_keep_before@	heap left child missed at the end
 progress.h	s@define PROGRESS_SPAN_PAGES\( *\)256@define PROGRESS_SPAN_PAGES\1255@	span minimum 255

@@ -138,7 +138,7 @@ static void test_v1_group_many_tasks(void **state)
 	list_fixture_group(root, &s);
 	assert_int_equal(tl.nr, 1);
 	assert_int_equal(tl.tasks[0].pid, 1234);
-	assert_int_equal(tl.ranked_out, 0);
+	assert_int_equal(tl.take.ranked_out, 0);
 	tasks_close(&tl);
 	scope_close(&s);
 	fixture_remove(root);

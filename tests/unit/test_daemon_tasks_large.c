@@ -130,8 +130,8 @@ static void check_listing(const struct gen_task *t, size_t nr)
 		missing += t[i].rss_pages > rss[TASKS_KEEP_CUT - 1] && !in_table(t[i].pid);
 	free(rss);
 	assert_true(tl.nr <= TASKS_MAX);
-	assert_int_equal(tl.nr + tl.ranked_out, nr);
-	assert_int_equal(held + tl.ranked_out_pages, total);
+	assert_int_equal(tl.nr + tl.take.ranked_out, nr);
+	assert_int_equal(held + tl.take.ranked_out_pages, total);
 	assert_int_equal(missing, 0);
 	assert_true(kept >= (cand < TASKS_KEEP_CUT ? cand : TASKS_KEEP_CUT));
 }
@@ -167,7 +167,7 @@ static void large_host(size_t nr)
 	assert_int_equal(tasks_acquire(&tl, &s, &c, &vt, 1, scratch, sizeof(scratch)), 0);
 	expect_victim(t[nr - 1].pid);
 	check_listing(t, nr);
-	assert_true(tl.ranked_out > 0);
+	assert_true(tl.take.ranked_out > 0);
 	/* A small earlier victim still exiting, listed after thousands of larger ones. */
 	victim_record(&vt, t[nr - 2].pid, t[nr - 2].start_time, 1);
 	assert_int_equal(tasks_acquire(&tl, &s, &c, &vt, 1, scratch, sizeof(scratch)), 0);
@@ -209,7 +209,7 @@ static void test_machine_fits(void **state)
 	assert_int_equal(scope_init_machine(&s, root, FIXTURE_PAGE_SHIFT, scratch), 0);
 	assert_int_equal(tasks_acquire(&tl, &s, &c, &vt, 1, scratch, sizeof(scratch)), 0);
 	assert_int_equal(tl.nr, TASKS_MAX);
-	assert_int_equal(tl.ranked_out, 0);
+	assert_int_equal(tl.take.ranked_out, 0);
 	check_listing(t, TASKS_MAX);
 	tasks_close(&tl);
 	scope_close(&s);
@@ -252,8 +252,8 @@ static void test_group_6000(void **state)
 	s.cur.limit_bytes = 1ull << 32; /* totalpages 2^20: adj 500 is worth 524,000 pages */
 	assert_int_equal(tasks_acquire(&tl, &s, &c, &vt, 1, scratch, sizeof(scratch)), 0);
 	expect_victim(t[5000].pid);
-	assert_int_equal(tl.nr + tl.ranked_out, 6000);
-	assert_true(tl.ranked_out > 0);
+	assert_int_equal(tl.nr + tl.take.ranked_out, 6000);
+	assert_true(tl.take.ranked_out > 0);
 	/* All alike: the deterministic key decides (rule 7, the higher pid), as in a whole table. */
 	t[5000].adj = 0;
 	gen_put(root, &t[5000]);

@@ -206,8 +206,8 @@ static void test_select_case(void **state)
 
 /*
  * oom_tasks_keep_best() over every rotation and reversal of one listing: an earlier victim still
- * exiting first however small, then a vfork child, then the candidates by the victim rules
- * (preferred first, avoided last), then what can never be chosen; the whole array sorted.
+ * exiting first however small, then the candidates by the victim rules (preferred first,
+ * avoided last), then a vfork child, then what can never be chosen; the whole array sorted.
  */
 static void test_keep_best(void **state)
 {
@@ -216,13 +216,13 @@ static void test_keep_best(void **state)
 
 	(void)state;
 	want[0] = task(40, 1, 0, OOM_TASK_VICTIM);
-	want[1] = task(41, 5, 0, OOM_TASK_VFORK);
-	want[2] = task(42, 2, 0, OOM_TASK_PREFER);
-	want[3] = task(43, 900, 0, 0);
-	want[4] = task(44, 800, 0, 0);
-	want[5] = task(45, 800, 0, 0); /* 6: newer than 44 */
-	want[5].start_time = 999;
-	want[6] = task(46, 5000, 0, OOM_TASK_AVOID);
+	want[1] = task(42, 2, 0, OOM_TASK_PREFER);
+	want[2] = task(43, 900, 0, 0);
+	want[3] = task(44, 800, 0, 0);
+	want[4] = task(45, 800, 0, 0); /* 6: 44 is the newer */
+	want[4].start_time = 999;
+	want[5] = task(46, 5000, 0, OOM_TASK_AVOID);
+	want[6] = task(41, 5, 0, OOM_TASK_VFORK);
 	want[7] = task(48, 90000, -1000, 0); /* never chosen: by pid */
 	want[8] = task(47, 90000, 0, OOM_TASK_VICTIM | OOM_TASK_SKIP);
 	for (size_t perm = 0; perm < 2 * n; perm++) {
@@ -248,14 +248,103 @@ static void test_keep_best(void **state)
 	assert_false(oom_task_waited_for(&want[0]));
 }
 
+/* splitmix64: the property test's draws, the same every run. */
+static uint64_t draw(uint64_t *x)
+{
+	uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+/* A random task: many ties in rss and start time, every flag and adjustment now and then. */
+static struct oom_task random_task(uint64_t *x, int pid)
+{
+	static const int adjs[] = {-1000, -999, -300, 0, 0, 0, 0, 500, 1000};
+	static const unsigned int flags[] = {
+	    OOM_TASK_KTHREAD, OOM_TASK_PROTECTED, OOM_TASK_NO_MM, OOM_TASK_SKIP,
+	    OOM_TASK_VFORK,   OOM_TASK_VFORK,     OOM_TASK_PREFER, OOM_TASK_AVOID,
+	    OOM_TASK_AVOID,   OOM_TASK_DYING,     OOM_TASK_VICTIM | OOM_TASK_SKIP};
+	struct oom_task t = task(pid, draw(x) % 50, adjs[draw(x) % 9], 0);
+
+	t.swap_pages = draw(x) % 3;
+	t.pgtables_pages = draw(x) % 2;
+	t.start_time = draw(x) % 20;
+	for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++)
+		if (draw(x) % 100 < 5)
+			t.flags |= flags[i];
+	return t;
+}
+
+/*
+ * Across a space: 400 random listings of 1 to 3,000 tasks, fed one by one to tables of 8 to 127
+ * entries (so that most are cut many times), with at most one earlier victim still exiting: the
+ * table's verdict is the verdict over every task (result, victim, points), and every task is in
+ * the table or counted out with its memory.
+ */
+static void test_take_any_order(void **state)
+{
+	static struct oom_task all[3000], sorted[3000], table[128];
+	uint64_t x = 2026;
+
+	(void)state;
+	for (int trial = 0; trial < 400; trial++) {
+		size_t n = 1 + draw(&x) % 3000, nr = 0, ia = 0, it = 0;
+		struct oom_take_limits lim = {8 + draw(&x) % 120, 0, 1 + draw(&x) % 100000};
+		struct oom_take_state st;
+		enum oom_select_result ra, rt;
+		unsigned long pages = 0, held = 0;
+		long pa = 0, pt = 0;
+
+		lim.keep = 1 + draw(&x) % (lim.cap - 1);
+		memset(&st, 0, sizeof(st));
+		for (size_t i = 0; i < n; i++) {
+			all[i] = random_task(&x, (int)(1000 + (i * 7919) % 3001));
+			pages += all[i].rss_pages + all[i].swap_pages;
+		}
+		if (draw(&x) % 5 == 0) /* an earlier victim still exiting, somewhere */
+			all[draw(&x) % n].flags = OOM_TASK_VICTIM;
+		for (size_t i = 0; i < n; i++)
+			oom_tasks_take(table, &nr, &lim, &st, &all[i]);
+		for (size_t i = 0; i < nr; i++)
+			held += table[i].rss_pages + table[i].swap_pages;
+		if (nr + st.ranked_out != n || held + st.ranked_out_pages != pages)
+			fail_msg("trial %d: %zu kept + %zu out of %zu tasks", trial, nr, st.ranked_out,
+				 n);
+		/* the table holds the lim.keep tasks that rank first among all */
+		memcpy(sorted, all, n * sizeof(all[0]));
+		for (size_t i = 0, k = oom_tasks_keep_best(sorted, n, lim.keep, lim.totalpages);
+		     i < k; i++) {
+			size_t j = 0;
+
+			while (j < nr && table[j].pid != sorted[i].pid)
+				j++;
+			if (j == nr)
+				fail_msg("trial %d: the task ranked %zu (pid %d) is not in the table",
+					 trial, i + 1, sorted[i].pid);
+		}
+		ra = select_bad_process(all, n, lim.totalpages, &ia, &pa);
+		rt = select_bad_process(table, nr, lim.totalpages, &it, &pt);
+		if (ra != rt)
+			fail_msg("trial %d (%zu tasks, table %zu/%zu): result %d, over all %d", trial,
+				 n, lim.cap, lim.keep, rt, ra);
+		if ((ra == OOM_SELECT_VICTIM || ra == OOM_SELECT_DYING) &&
+		    (all[ia].pid != table[it].pid || pa != pt))
+			fail_msg("trial %d (%zu tasks, table %zu/%zu): pid %d, over all %d", trial, n,
+				 lim.cap, lim.keep, table[it].pid, all[ia].pid);
+	}
+}
+
 int main(void)
 {
 	static const struct CMUnitTest fixed[] = {
 		cmocka_unit_test(test_badness_arithmetic),
 		cmocka_unit_test(test_unkillable_flags),
 		cmocka_unit_test(test_keep_best),
+		cmocka_unit_test(test_take_any_order),
 	};
-	struct CMUnitTest tests[24 + 3];
+	struct CMUnitTest tests[24 + 4];
 	size_t n = 0;
 
 	build_cases();
