@@ -17,6 +17,9 @@
 #   quick  a few cells of each kind, for every contender
 #   check  the `make check` subset: a slow-disk cell, a fast one, a stream; oomguard only; exits
 #          1 when a cell fails
+#   slower disks slower than the grid's slowest (1 and 2 MiB/s: SD cards, throttled volumes),
+#          outside the space the rules were measured on: thrash cells 10-200 % over beside 50 %
+#          anon, read() and mmap, and the streams beside 50 and 90 % anon
 #   --rejudge DIR  judge the cells of a finished run in DIR again and rewrite its report
 #   --resume       with --out DIR of a run that stopped: run only the cells it has no line for
 #   --only REGEX   only the cells whose line ("KIND RATE OVER ANON MODE", e.g. "churn 16 0 90
@@ -51,7 +54,7 @@ while [ $# -gt 0 ]; do
 	esac
 	shift
 done
-case $profile in full | quick | check) ;; *) echo "thrash-grid.sh: bad --profile $profile" >&2; exit 2 ;; esac
+case $profile in full | quick | check | slower) ;; *) echo "thrash-grid.sh: bad --profile $profile" >&2; exit 2 ;; esac
 [ "$profile" = check ] && contenders=oomguard
 [ -z "$read_ahead" ] || [[ $read_ahead =~ ^[1-9][0-9]{0,5}$ ]] ||
 	{ echo "thrash-grid.sh: --read-ahead wants KiB (a positive number), not '$read_ahead'" >&2; exit 2; }
@@ -345,6 +348,15 @@ cells() {
 		echo "thrash 4 50 50 read oomguard"
 		echo "thrash 0 50 50 read oomguard"
 		echo "stream 4 0 50 read oomguard"
+		return
+		;;
+	slower)
+		for r in 1 2; do
+			for o in 10 50 200; do
+				for m in read mmap; do echo "thrash $r $o 50 $m all"; done
+			done
+			for a in 50 90; do echo "stream $r 0 $a read all"; done
+		done
 		return
 		;;
 	quick)

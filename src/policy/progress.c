@@ -100,6 +100,14 @@ uint64_t progress_io_undilute_group(uint64_t stall_usec, uint64_t usage_usec, ui
 	return v < stall_usec ? stall_usec : v < span_usec ? v : span_usec;
 }
 
+/* The scope's tasks waited for reads at least half of the round (progress.h, "A slow disk's
+ * thrash"): its refaults cost time, however few a second. */
+static bool reads_waited_for(const struct round_sample *s)
+{
+	return s->has_window_io && s->interval_usec &&
+	       s->window_io_stall_usec * PROGRESS_IO_SHARE_DIV >= s->interval_usec;
+}
+
 enum thrash_state progress_thrash(const struct round_sample *s, const struct progress_params *p)
 {
 	/* A read without a pgpgin count (NFS, FUSE) still refaults: refaults are reads too. */
@@ -109,13 +117,15 @@ enum thrash_state progress_thrash(const struct round_sample *s, const struct pro
 	/* refaults per second over the span against the floor, as products (no division) */
 	uint64_t rate = s->span_refaulted_pages * 1000000;
 	uint64_t floor = p->refault_min_pages * span;
+	bool waited = reads_waited_for(s);
 
 	if (read < PROGRESS_SPAN_PAGES || s->span_refaulted_pages * PROGRESS_CLEAN_SHARE_DIV < read ||
-	    rate * 2 < floor || (s->is_group && !s->span_stall_events && !s->at_limit))
+	    (rate * 2 < floor && !waited) ||
+	    (s->is_group && !s->span_stall_events && !s->at_limit))
 		return THRASH_NONE;
 	if (writer_churns(s))
 		return THRASH_WRITEBACK;
-	if (s->span_refaulted_pages * PROGRESS_THRASH_SHARE_DIV >= read && rate >= floor) {
+	if (s->span_refaulted_pages * PROGRESS_THRASH_SHARE_DIV >= read && (rate >= floor || waited)) {
 		if (refaults_past(s))
 			return THRASH_STALE;
 		if (swapins_cheap(s))

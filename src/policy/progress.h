@@ -18,7 +18,19 @@
  *   refaulted <  read / PROGRESS_CLEAN_SHARE_DIV   clean;
  *   in between                                     mixed (the count is held).
  * Thrashing also needs @refault_min_pages refaults per second over the span (at least 1 s), so
- * that a trickle of rereads on a fast disk is not a verdict.
+ * that a trickle of rereads on a fast disk is not a verdict, unless the scope's tasks waited for
+ * reads at least 1/PROGRESS_IO_SHARE_DIV of the round (its I/O stall measured: the machine's, a
+ * v2 group's own; a v1 group reads the machine's).
+ *
+ * A slow disk's thrash: a rate floor is a disk speed. At 256 refaults a second (1 MiB/s) a disk
+ * of 1 MiB/s cannot pass it: measured on this host's grid (bench/thrash-grid.sh --profile
+ * slower, 128 KiB read-ahead, 7 December), a loop by mmap rereading at 1 MiB/s refaulted 224-256
+ * pages a round, 100 % of its reads, its I/O stall 902 ms of every 1,000, and was killed 5.3-6.6
+ * s after its first pass (rounds under the floor held the count); slower disks were never judged
+ * thrashing. Where the tasks wait for reads most of the time, their refaults are what costs
+ * them the time, and the floor's trickle (rereads a fast disk serves at once) does not wait. The
+ * span still needs PROGRESS_SPAN_PAGES read and refaulted within PROGRESS_SPAN_MAX_USEC: about
+ * 85 pages (a third of a MiB) a second is the slowest thrash judged.
  *
  * Refaults beside writes are not thrashing either: when, in the last PROGRESS_SPAN_MAX_USEC, the
  * scope wrote at least as many pages as it refaulted (where its writes are counted: v2's

@@ -81,6 +81,9 @@ progress.h	s@define PROGRESS_STALL_BOUND_PERMILLE 600@define PROGRESS_STALL_BOUN
 progress.h	s@define PROGRESS_REFAULT_MIN_PAGES\( *\)256@define PROGRESS_REFAULT_MIN_PAGES\1255@	default refault floor 255
 progress.h	s@define PROGRESS_REFAULT_MIN_PAGES\( *\)256@define PROGRESS_REFAULT_MIN_PAGES\1257@	default refault floor 257
 progress.c	s@if (s->parked)@if (0)@	parked rule dropped
+progress.c	s@s->window_io_stall_usec \* PROGRESS_IO_SHARE_DIV >= s->interval_usec;@s->window_io_stall_usec * PROGRESS_IO_SHARE_DIV > s->interval_usec;@	reads waited for half made over half
+progress.c	s@(rate \* 2 < floor \&\& !waited)@(rate * 2 < floor)@	slow disk's clean rate ignores the wait
+progress.c	s@(rate >= floor || waited)@(rate >= floor)@	slow disk's thrash needs the rate floor
 progress.c	s@r.reason = "tasks parked under_oom";@r.reason = "tasks parked under_oom"; r.is_round = false;@	parked not a round
 progress.c	s@s->refaulted_pages < p->refault_min_pages \&\&@s->refaulted_pages <= p->refault_min_pages \&\&@	refault floor < made <=
 progress.c	s@!s->stall_events && @@	stalled allocations not a round
@@ -106,10 +109,10 @@ progress.c	s@uint64_t span = s->span_usec > 1000000 ? s->span_usec : 1000000;@ui
 progress.c	s@uint64_t floor = p->refault_min_pages \* span;@uint64_t floor = PROGRESS_REFAULT_MIN_PAGES * span;@	rate floor param ignored
 progress.c	s@if (read < PROGRESS_SPAN_PAGES ||@if (read <= PROGRESS_SPAN_PAGES ||@	span minimum < made <=
 progress.c	s@s->span_refaulted_pages \* PROGRESS_CLEAN_SHARE_DIV < read ||@s->span_refaulted_pages * PROGRESS_CLEAN_SHARE_DIV <= read ||@	clean bound < made <=
-progress.c	s@    rate \* 2 < floor ||@    rate < floor ||@	half floor made whole
-progress.c	s@s->span_refaulted_pages \* PROGRESS_THRASH_SHARE_DIV >= read && rate >= floor@s->span_refaulted_pages * PROGRESS_THRASH_SHARE_DIV > read \&\& rate >= floor@	thrash bound >= made >
-progress.c	s@PROGRESS_THRASH_SHARE_DIV >= read && rate >= floor@PROGRESS_THRASH_SHARE_DIV >= read \&\& rate > floor@	rate floor >= made >
-progress.c	s@PROGRESS_THRASH_SHARE_DIV >= read && rate >= floor@PROGRESS_THRASH_SHARE_DIV >= read@	rate floor dropped
+progress.c	s@(rate \* 2 < floor \&\& !waited)@(rate < floor \&\& !waited)@	half floor made whole
+progress.c	s@s->span_refaulted_pages \* PROGRESS_THRASH_SHARE_DIV >= read \&\& (rate@s->span_refaulted_pages * PROGRESS_THRASH_SHARE_DIV > read \&\& (rate@	thrash bound >= made >
+progress.c	s@(rate >= floor || waited)@(rate > floor || waited)@	rate floor >= made >
+progress.c	s@ \&\& (rate >= floor || waited)) {@) {@	rate floor dropped
 progress.c	s@(r.thrash == THRASH_NONE || r.thrash == THRASH_CHEAP) \&\& !stuck@(r.thrash != THRASH_YES) \&\& !stuck@	mixed span not a round
 progress.c	s@(r.thrash == THRASH_NONE || r.thrash == THRASH_CHEAP) \&\& !stuck@(r.thrash == THRASH_NONE) \&\& !stuck@	cheap swap-ins make a round
 progress.c	s@if (swapins_cheap(s))@if (0)@	cheap swap-ins judged thrashing
