@@ -25,7 +25,7 @@
  * A slow disk's thrash: a rate floor is a disk speed. At 256 refaults a second (1 MiB/s) a disk
  * of 1 MiB/s cannot pass it: measured on this host's grid (bench/thrash-grid.sh --profile
  * slower, 128 KiB read-ahead, 7 December), a loop by mmap rereading at 1 MiB/s refaulted 224-256
- * pages a round, 100 % of its reads, its I/O stall 902 ms of every 1,000, and was killed 5.3-6.6
+ * pages a round, 100 % of its reads, its I/O stall 902 ms of every 1,000, and was killed 5.7-6.6
  * s after its first pass (rounds under the floor held the count); slower disks were never judged
  * thrashing. Where the tasks wait for reads most of the time, their refaults are what costs
  * them the time, and the floor's trickle (rereads a fast disk serves at once) does not wait. The
