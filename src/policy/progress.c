@@ -31,15 +31,16 @@ static enum thrash_state readahead_verdict(const struct round_sample *s,
 
 	if (!room_under(s, p, PROGRESS_RA_WIDE_WINDOWS))
 		return THRASH_YES;
-	if (s->file_pages < p->readahead_pages)
+	/* no window of reads yet (the scope's first rounds): nothing says it is no stream */
+	if (s->file_pages < p->readahead_pages || !read)
 		return THRASH_READAHEAD;
 	if (s->ra_span_refaulted_pages * 1000 < read * PROGRESS_RA_SPAN_PERMILLE)
 		return s->span_refaulted_pages * 1000 >= span_read * PROGRESS_RA_SPAN_PERMILLE &&
 			       !small_room(s, p)
 			   ? THRASH_PENDING
 			   : THRASH_READAHEAD;
-	if (small_room(s, p) &&
-	    s->long_refaulted_pages * 1000 < s->long_read_pages * PROGRESS_RA_SHARE_PERMILLE)
+	if (small_room(s, p) && (!s->long_read_pages || s->long_refaulted_pages * 1000 <
+							      s->long_read_pages * PROGRESS_RA_SHARE_PERMILLE))
 		return THRASH_READAHEAD;
 	return THRASH_YES;
 }

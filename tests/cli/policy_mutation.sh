@@ -96,8 +96,8 @@ progress.c	s@s->has_stall_usec && @@	unmeasured stall used
 progress.c	s@stalled = stall_over_bound(s, p) \&\& !readahead_reclaim(s, p);@stalled = stall_over_bound(s, p);@	read-ahead room stall counted
 progress.c	s@s->stall_usec \* 1000 > s->interval_usec \* p->stall_bound_permille@s->stall_usec * 1000 >= s->interval_usec * p->stall_bound_permille@	stall bound off by one
 progress.c	s@small_room(s, p) \&\& s->has_demand \&\&@small_room(s, p) \&\&@	read-ahead room without demand
-progress.c	s@if (s->file_pages < p->readahead_pages)@if (s->file_pages <= p->readahead_pages)@	one-window room bound off by one
-progress.c	s@if (s->file_pages < p->readahead_pages)@if (0)@	one-window room not held
+progress.c	s@if (s->file_pages < p->readahead_pages ||@if (s->file_pages <= p->readahead_pages ||@	one-window room bound off by one
+progress.c	s@if (s->file_pages < p->readahead_pages || !read)@if (!read)@	one-window room not held
 progress.c	s@s->recent_demand_grown_pages < s->span_read_pages@s->recent_demand_grown_pages <= s->span_read_pages@	read-ahead room demand bound off by one
 progress.c	s@s->interval_usec &&@1 \&\&@	empty interval not guarded
 progress.c	s@s->stall_usec \* 1000 >@s->stall_usec * 1000 >=@	stall bound > made >=
@@ -112,6 +112,8 @@ progress.c	s@s->span_refaulted_pages \* PROGRESS_CLEAN_SHARE_DIV < read ||@s->sp
 progress.c	s@(rate \* 2 < floor \&\& !waited)@(rate < floor \&\& !waited)@	half floor made whole
 progress.c	s@s->span_refaulted_pages \* PROGRESS_THRASH_SHARE_DIV >= read \&\& (rate@s->span_refaulted_pages * PROGRESS_THRASH_SHARE_DIV > read \&\& (rate@	thrash bound >= made >
 progress.c	s@(rate >= floor || waited)@(rate > floor || waited)@	rate floor >= made >
+progress.c	s@if (s->file_pages < p->readahead_pages || !read)@if (s->file_pages < p->readahead_pages)@	no read-ahead window yet counted
+progress.c	s@(!s->long_read_pages || s->long_refaulted_pages@(s->long_refaulted_pages@	no long share yet counted
 progress.c	s@ \&\& (rate >= floor || waited)) {@) {@	rate floor dropped
 progress.c	s@(r.thrash == THRASH_NONE || r.thrash == THRASH_CHEAP) \&\& !stuck@(r.thrash != THRASH_YES) \&\& !stuck@	mixed span not a round
 progress.c	s@(r.thrash == THRASH_NONE || r.thrash == THRASH_CHEAP) \&\& !stuck@(r.thrash == THRASH_NONE) \&\& !stuck@	cheap swap-ins make a round

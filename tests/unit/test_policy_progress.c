@@ -661,6 +661,19 @@ static const struct progress_case cases[] = {
       0, false, false, false, 0, 0, false, 0, 0, false, 0, false, 512, 512, 0, 0, false, false},
      &ra2048,
      {true, false, true, RA, 0, 0, RAHELD}},
+    /* The scope's first rounds: no window of reads marked yet, no long share summed: nothing
+     * says it is not a stream rereading its read-ahead. Held (it was thrashing: a first round
+     * counted in test_pending_not_in_small_room once a slow round waived the refault floor). */
+    {"read-ahead room: no window marked yet, held",
+     {SEC, 9, 0, false, 0, false, 1408, 200000, 512, 512, false, 0, 0, 0, 0, 2898, 6000, 4500,
+      0, false, false, false, 0, 0, false, 0, 0, false, 0, false, 0, 0, 0, 0, false, false},
+     &ra2048,
+     {true, false, true, RA, 0, 0, RAHELD}},
+    {"read-ahead room: no long share summed yet, held",
+     {SEC, 9, 0, false, 0, false, 1408, 200000, 512, 512, false, 0, 0, 0, 0, 2898, 0, 0, 0,
+      false, false, false, 0, 0, false, 0, 0, false, 0, false, 512, 512, 0, 0, false, false},
+     &ra2048,
+     {true, false, true, RA, 0, 0, RAHELD}},
     /* ... and unless its last window of reads has no fresh page: at least 938 per mille
      * refaults; until then a span with fresh pages holds, and one without is pending (counted
      * if the window fills with refaults).
