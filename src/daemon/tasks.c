@@ -230,43 +230,53 @@ static void add_pid(struct task_list *tl, const struct scope *s, const struct co
 }
 
 /*
- * The status of the tasks that rank highest without it (rss and oom_score_adj), so that the
- * choice among them counts swap and page tables as the kernel does.
+ * The TASKS_DETAIL_TOP candidates of the table that rank first by the victim rules (badness.c,
+ * rules 3-7, on what the listing read), best first, into @ret_top. Return: how many.
  */
-static void add_details(struct task_list *tl, const struct scope *s, char *scratch, size_t size)
+static size_t top_candidates(const struct task_list *tl, unsigned long totalpages,
+			     size_t ret_top[TASKS_DETAIL_TOP])
 {
-	unsigned long totalpages = scope_totalpages(s);
-	size_t done[TASKS_DETAIL_TOP];
-	size_t nr_done = 0;
-	int r;
+	size_t n = 0;
 
-	if (!totalpages)
-		totalpages = 1;
-	while (nr_done < TASKS_DETAIL_TOP) {
+	while (n < TASKS_DETAIL_TOP) {
 		size_t best = tl->nr;
 		long best_points = OOM_BADNESS_UNKILLABLE;
-		struct pid_status ss;
 
 		for (size_t i = 0; i < tl->nr; i++) {
 			long p = oom_badness(&tl->tasks[i], totalpages);
 			bool seen = false;
 
-			for (size_t k = 0; k < nr_done; k++)
-				seen |= done[k] == i;
-			if (!seen && p > best_points) {
+			for (size_t k = 0; k < n; k++)
+				seen |= ret_top[k] == i;
+			if (!seen && p != OOM_BADNESS_UNKILLABLE &&
+			    (best == tl->nr ||
+			     oom_task_better(&tl->tasks[i], p, &tl->tasks[best], best_points))) {
 				best_points = p;
 				best = i;
 			}
 		}
 		if (best == tl->nr)
 			break;
-		done[nr_done++] = best;
-		r = tl->tasks[best].mm_tid
-			? read_task_status(s->root, tl->tasks[best].pid, tl->tasks[best].mm_tid,
-					   scratch, size, &ss)
-			: read_pid_status(s->root, tl->tasks[best].pid, scratch, size, &ss);
+		ret_top[n++] = best;
+	}
+	return n;
+}
+
+/*
+ * The status of the @nr_top tasks @top that rank first without it, so that the choice among
+ * them counts swap and page tables as the kernel does.
+ */
+static void add_details(struct task_list *tl, const struct scope *s, const size_t *top,
+			size_t nr_top, char *scratch, size_t size)
+{
+	for (size_t i = 0; i < nr_top; i++) {
+		struct oom_task *t = &tl->tasks[top[i]];
+		struct pid_status ss;
+		int r = t->mm_tid ? read_task_status(s->root, t->pid, t->mm_tid, scratch, size, &ss)
+				  : read_pid_status(s->root, t->pid, scratch, size, &ss);
+
 		if (r == 0)
-			task_add_status(&tl->tasks[best], &ss, s->page_shift);
+			task_add_status(t, &ss, s->page_shift);
 	}
 }
 
@@ -412,9 +422,13 @@ int tasks_acquire(struct task_list *tl, const struct scope *s, const struct conf
 	if (r == 0 && tl->err) /* a listing that may miss a process chooses nothing */
 		r = tl->err;
 	if (r == 0 && !tl->known_only) { /* opening files is what known_only avoids */
-		add_details(tl, s, scratch, size);
+		unsigned long totalpages = scope_totalpages(s);
+		size_t top[TASKS_DETAIL_TOP];
+		size_t nr_top = top_candidates(tl, totalpages ? totalpages : 1, top);
+
+		add_details(tl, s, top, nr_top, scratch, size);
 		if (s->kind == SCOPE_MACHINE) /* the one scope listed known_only */
-			tasks_keep_top_files(tl, s, c, scratch, size);
+			tasks_keep_top_files(tl, s, c, top, nr_top, scratch, size);
 	}
 	return r;
 }

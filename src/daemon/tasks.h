@@ -90,8 +90,9 @@ unsigned int victim_flags(const struct victim_table *vt, int pid, unsigned long 
  * would inherit). Entries of
  * processes that exited are closed after the listing (tasks_fds_sweep(): a group's
  * listing keeps other scopes' processes until TASKS_SWEEP_AGE). /proc/PID/status (swap, page
- * tables) is read, by path, only for the TASKS_DETAIL_TOP tasks that rank highest on rss and
- * oom_score_adj.
+ * tables) is read, by path, only for the TASKS_DETAIL_TOP candidates that rank first by the
+ * victim rules on what the listing read (preferred ones first, then rss and oom_score_adj); on
+ * the machine, those also keep their files (tasks_keep_top_files()).
  */
 #define TASKS_FD_MAX     1024 /* processes whose files are kept open; more are read by path */
 #define TASKS_SWEEP_AGE  32   /* listings of other scopes a process's files outlive */
@@ -177,10 +178,11 @@ ssize_t tasks_read_kept(const char *root, int pid, const char *name, int *fd, ch
 
 /*
  * tasks_keep_top_files() - after a full listing of the machine @s (rules read under @c): the
- * TASKS_DETAIL_TOP processes that rank highest keep their files (tasks_fds.c says why).
+ * @nr_top processes of the table at @top, those that rank first, keep their files (tasks_fds.c
+ * says why).
  */
 void tasks_keep_top_files(struct task_list *tl, const struct scope *s, const struct config *c,
-			  char *scratch, size_t size);
+			  const size_t *top, size_t nr_top, char *scratch, size_t size);
 
 /*
  * tasks_fds_sweep() - after a listing of @s: close the files of processes it did not see, keep

@@ -226,8 +226,8 @@ static void keep_files(struct task_list *tl, const struct scope *s, const struct
 }
 
 /*
- * After a full listing of the machine: the TASKS_DETAIL_TOP processes that rank highest keep
- * their files, taking the slots of the lowest-ranked kept processes of the table when no slot
+ * After a full listing of the machine: the @nr_top processes @top that rank first (the ones whose
+ * status the listing read) keep their files, taking the slots of the lowest-ranked kept processes of the table when no slot
  * is free. A listing under pressure (known_only) sees only processes whose files are kept; on a
  * host of more processes than slots, the slots went to the first listed and stayed theirs, and
  * a process that grew large later was left out of every such listing (its memory then decided
@@ -235,39 +235,23 @@ static void keep_files(struct task_list *tl, const struct scope *s, const struct
  * pressure).
  */
 void tasks_keep_top_files(struct task_list *tl, const struct scope *s, const struct config *c,
-			   char *scratch, size_t size)
+			  const size_t *top, size_t nr_top, char *scratch, size_t size)
 {
 	unsigned long totalpages = scope_totalpages(s);
-	size_t top[TASKS_DETAIL_TOP];
-	size_t nr_top = 0;
 
 	if (!tl->not_kept)
 		return;
-	while (nr_top < TASKS_DETAIL_TOP) {
-		size_t best = tl->nr;
-		struct proc_fds *e, *evict = NULL;
+	for (size_t i = 0; i < nr_top; i++) {
+		const struct oom_task *t = &tl->tasks[top[i]];
+		struct proc_fds *e = tasks_fds_find(tl, t->pid, false), *evict = NULL;
 
-		for (size_t i = 0; i < tl->nr; i++) {
-			bool seen = false;
-
-			for (size_t j = 0; j < nr_top; j++)
-				seen |= top[j] == i;
-			if (!seen && oom_badness(&tl->tasks[i], totalpages) != OOM_BADNESS_UNKILLABLE &&
-			    (best == tl->nr ||
-			     oom_task_keep_before(&tl->tasks[i], &tl->tasks[best], totalpages)))
-				best = i;
-		}
-		if (best == tl->nr)
-			return;
-		top[nr_top++] = best;
-		e = tasks_fds_find(tl, tl->tasks[best].pid, false);
 		if (e && e->stat_fd >= 0)
 			continue;
 		if (!e && tl->nr_fds >= (tl->max_fds ? tl->max_fds : TASKS_FD_MAX)) {
-			evict = weakest_kept(tl, &tl->tasks[best], top, nr_top, totalpages);
+			evict = weakest_kept(tl, t, top, nr_top, totalpages);
 			if (!evict)
 				return;
 		}
-		keep_files(tl, s, c, &tl->tasks[best], evict, scratch, size);
+		keep_files(tl, s, c, t, evict, scratch, size);
 	}
 }

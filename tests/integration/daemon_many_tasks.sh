@@ -57,6 +57,11 @@ grep -E '^  tasks:|^ +1\*' "$tmp/status"
 grep -qE "^ +1\* pid=$big " "$tmp/status" || fail "status does not name the eater $big the victim: $(cat "$tmp/status")"
 grep -qE '^  tasks: [0-9]+ listed, [0-9]+ more ranked after these' "$tmp/status" ||
 	fail "status does not say that processes ranked after the ones kept"
+# the same in JSON: a document that parses, with the count of those left out
+"$OG_BIN" status --cgroup "$dir" --tasks --json >"$tmp/status.json" || fail "status --json failed"
+out=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["scopes"][0]["tasks_ranked_out"])' \
+	"$tmp/status.json" 2>&1) || fail "status --json: $out"
+[ "$out" -gt 0 ] 2>/dev/null || fail "status --json: tasks_ranked_out is '$out'"
 
 og_start "$tmp/log" --cgroup "$dir" || fail "oomguard did not start"
 (echo "$BASHPID" >"$dir/cgroup.procs" && exec "$OG_TOOLS/mem_eater" -s 8M -i 20 500M) \

@@ -307,6 +307,44 @@ static void test_machine_top_kept(void **state)
 	gen_remove(root, t);
 }
 
+/*
+ * The same host with a small process the rules prefer (prefer_regex on its name), listed last:
+ * it ranks first, so its status is read and it keeps its files, and a listing under pressure
+ * chooses it (a choice of the 8 largest by badness alone left it out of both).
+ */
+static void test_machine_preferred_kept(void **state)
+{
+	char root[] = "/dev/shm/oomguard-test-large-XXXXXX", err[128];
+	const size_t nr = 3000;
+	struct gen_task *t = gen_host(root, nr);
+	struct victim_table vt;
+	struct proc_fds *e;
+	struct config c;
+	struct scope s;
+
+	(void)state;
+	memset(&vt, 0, sizeof(vt));
+	config_defaults(&c);
+	assert_int_equal(config_set(&c, "prefer_regex", "^w999$", err, sizeof(err)), 0);
+	assert_int_equal(config_finish(&c, err, sizeof(err)), 0);
+	assert_int_equal(t[nr - 1].pid % 1000, 999); /* its name is w999: the only one */
+	assert_int_equal(scope_init_machine(&s, root, FIXTURE_PAGE_SHIFT, scratch), 0);
+	assert_int_equal(tasks_acquire(&tl, &s, &c, &vt, 1, scratch, sizeof(scratch)), 0);
+	expect_victim(t[nr - 1].pid);
+	e = tasks_fds_find(&tl, t[nr - 1].pid, false);
+	assert_non_null(e);
+	assert_true(e->stat_fd >= 0);
+	tl.known_only = true;
+	assert_int_equal(tasks_acquire(&tl, &s, &c, &vt, 1, scratch, sizeof(scratch)), 0);
+	tl.known_only = false;
+	assert_int_equal(tl.nr, TASKS_FD_MAX);
+	expect_victim(t[nr - 1].pid);
+	tasks_close(&tl);
+	scope_close(&s);
+	config_release(&c);
+	gen_remove(root, t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -315,6 +353,7 @@ int main(void)
 	    cmocka_unit_test(test_machine_20000),
 	    cmocka_unit_test(test_group_6000),
 	    cmocka_unit_test(test_machine_top_kept),
+	    cmocka_unit_test(test_machine_preferred_kept),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
