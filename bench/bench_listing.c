@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -79,7 +80,8 @@ static int grow_to(size_t n)
 		pid_t pid = fork();
 
 		if (pid == 0) {
-			if (write_file(procs, "0") < 0)
+			/* dies with the bench, however it ends: its group can then be removed */
+			if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || write_file(procs, "0") < 0)
 				_exit(1);
 			for (;;)
 				pause();
