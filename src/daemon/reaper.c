@@ -312,6 +312,42 @@ static void reap_tries(const struct reap_request *req, struct reap_callers *p,
 	rep->tries = MAX_OOM_REAP_RETRIES;
 }
 
+/* The scope's usage before the kill minus now (0 if it rose or cannot be read). */
+static uint64_t freed_now(const struct reap_request *req, char *scratch, size_t size)
+{
+	uint64_t after;
+
+	if (scope_usage_bytes(req->scope, scratch, size, &after) < 0 ||
+	    after >= req->usage_before_bytes)
+		return 0;
+	return req->usage_before_bytes - after;
+}
+
+/*
+ * What the victim gave back, once it shows. A victim reaped or exited has freed its pages, but
+ * the scope's usage may say so a little later: the exit's last mmput() can fall to a reader
+ * of its /proc files that held the mm (that reader's thread then frees it), and pages wait in
+ * per-CPU batches. Measured once at once, a victim that exited 187 us after its kill showed
+ * 0 freed. So re-read every REAP_SETTLE_STEP_MSEC while less than half its RSS shows freed,
+ * for at most REAP_SETTLE_MSEC and never past the deadline; a victim left alive is read once.
+ */
+static uint64_t freed_settled(const struct reap_request *req, const struct reap_report *rep,
+			      uint64_t deadline_usec, char *scratch, size_t size)
+{
+	uint64_t until = now_usec() + REAP_SETTLE_MSEC * 1000ull;
+	uint64_t freed = freed_now(req, scratch, size);
+
+	if (rep->result == REAP_SKIPPED)
+		return freed;
+	if (until > deadline_usec)
+		until = deadline_usec;
+	while (freed < req->rss_kib * 1024 / 2 && now_usec() < until) {
+		sys->poll(NULL, 0, msec_until(until, REAP_SETTLE_STEP_MSEC));
+		freed = freed_now(req, scratch, size);
+	}
+	return freed;
+}
+
 void reap_one(const struct reap_request *req, bool reap, struct reap_callers *callers,
 	      char *scratch, size_t size, struct reap_report *ret_report)
 {
@@ -319,7 +355,6 @@ void reap_one(const struct reap_request *req, bool reap, struct reap_callers *ca
 	struct reap_call *call = reap && callers ? call_get(callers, req->pidfd) : NULL;
 	struct reap_report rep;
 	struct pid_status ss;
-	uint64_t usage_after = 0;
 	unsigned int left = 0;
 
 	memset(&rep, 0, sizeof(rep));
@@ -333,9 +368,7 @@ void reap_one(const struct reap_request *req, bool reap, struct reap_callers *ca
 	rep.result = REAP_SKIPPED;
 	reap_tries(req, callers, call, deadline_usec, &rep);
 	rep.kill_to_freed_usec = now_usec() - req->kill_usec;
-	if (scope_usage_bytes(req->scope, scratch, size, &usage_after) == 0 &&
-	    req->usage_before_bytes > usage_after)
-		rep.freed_bytes = req->usage_before_bytes - usage_after;
+	rep.freed_bytes = freed_settled(req, &rep, deadline_usec, scratch, size);
 	if (read_pid_status(req->scope->root, req->pid, scratch, size, &ss) == 0)
 		rep.rss_after_kib = ss.rss_kib;
 	if (call)

@@ -15,6 +15,10 @@
 /* The kernel reaper's MAX_OOM_REAP_RETRIES and its HZ/10 step. */
 #define MAX_OOM_REAP_RETRIES 10
 #define OOM_REAP_STEP_MSEC   100
+/* After a reap or an exit, how long and how often the scope's usage is re-read until the
+ * victim's memory shows freed (reaper.c, freed_settled()). */
+#define REAP_SETTLE_MSEC      100
+#define REAP_SETTLE_STEP_MSEC 10
 /*
  * The reaper reports on a victim at most this long after taking it, even when a
  * process_mrelease call has not come back. The call can wait without bound: it takes the
@@ -107,7 +111,8 @@ struct reap_request {
 
 /*
  * struct reap_report - what the reaper saw; written to the pipe in one write (< PIPE_BUF).
- * @freed_bytes:         scope usage before the kill minus after the reap (0 if it rose)
+ * @freed_bytes:         scope usage before the kill minus after the reap (0 if it rose),
+ *                       re-read for up to REAP_SETTLE_MSEC until half the RSS shows
  * @rss_after_kib:       the victim's RSS after (0 once its mm is gone)
  * @kill_to_freed_usec:  from the SIGKILL to the reap or exit
  * @err:                 the last process_mrelease error, 0 if none; ETIMEDOUT when a call was

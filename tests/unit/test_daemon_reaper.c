@@ -14,6 +14,8 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
@@ -459,13 +461,97 @@ static void test_reaper_blocked(void **state)
 	end_child(c);
 }
 
+/* The group's usage file, written whole (a reader never sees half of it). */
+static char usage_dir[64];
+
+static void write_usage(uint64_t bytes)
+{
+	char tmp[96], path[96];
+	FILE *f;
+
+	snprintf(tmp, sizeof(tmp), "%s/.usage", usage_dir);
+	snprintf(path, sizeof(path), "%s/memory.usage_in_bytes", usage_dir);
+	f = fopen(tmp, "w");
+	assert_non_null(f);
+	fprintf(f, "%llu\n", (unsigned long long)bytes);
+	assert_int_equal(fclose(f), 0);
+	assert_int_equal(rename(tmp, path), 0);
+}
+
+static void *usage_drops_later(void *arg)
+{
+	(void)arg;
+	usleep(30000);
+	write_usage(100ull << 20);
+	return NULL;
+}
+
+/*
+ * A victim killed and released whose group's usage shows its pages freed only 30 ms later (as
+ * when its last mmput() fell to a reader of its /proc files): freed is what shows then, not
+ * the 0 of a single read at once. A usage that never drops: 0, and the re-reads end within
+ * REAP_SETTLE_MSEC. kill_to_freed_usec is the reap's time, not the re-reads'.
+ */
+static void test_freed_settles(void **state)
+{
+	static struct reap_callers callers;
+	static struct scope group;
+
+	(void)state;
+	strcpy(usage_dir, "/tmp/oomguard-reaper-XXXXXX");
+	assert_non_null(mkdtemp(usage_dir));
+	memset(&group, 0, sizeof(group));
+	group.kind = SCOPE_CGROUP_V1;
+	snprintf(group.dir, sizeof(group.dir), "%s", usage_dir);
+	assert_int_equal(reap_callers_start(&callers, 1, 1), 0);
+	for (int drops = 1; drops >= 0; drops--) {
+		struct reap_request req;
+		struct reap_report rep;
+		pthread_t writer;
+		pid_t child = idle_child();
+		uint64_t t0;
+
+		write_usage(200ull << 20);
+		memset(&req, 0, sizeof(req));
+		req.pid = child;
+		req.scope = &group;
+		req.rss_kib = 100 << 10;
+		req.usage_before_bytes = 200ull << 20;
+		req.pidfd = sys->pidfd_open(child, 0);
+		assert_true(req.pidfd >= 0);
+		assert_int_equal(sys->pidfd_send_signal(req.pidfd, SIGKILL, NULL, 0), 0);
+		req.kill_usec = t0 = now_usec();
+		if (drops)
+			assert_int_equal(pthread_create(&writer, NULL, usage_drops_later, NULL), 0);
+		reap_one(&req, true, &callers, scratch, sizeof(scratch), &rep);
+		if (drops)
+			assert_int_equal(pthread_join(writer, NULL), 0);
+		waitpid(child, NULL, 0);
+		assert_true(rep.result == REAP_RELEASED || rep.result == REAP_EXITED);
+		if (rep.freed_bytes != (drops ? 100ull << 20 : 0))
+			fail_msg("usage %s: freed %llu bytes", drops ? "drops at 30 ms" : "stays",
+				 (unsigned long long)rep.freed_bytes);
+		if (!drops && now_usec() - t0 > (REAP_SETTLE_MSEC + 200) * 1000ull)
+			fail_msg("usage stays: re-read for %llu ms",
+				 (unsigned long long)(now_usec() - t0) / 1000);
+		if (rep.kill_to_freed_usec > 25000)
+			fail_msg("kill_to_freed_usec %llu: the re-reads counted",
+				 (unsigned long long)rep.kill_to_freed_usec);
+	}
+	reap_callers_stop(&callers);
+	write_usage(0);
+	unlink(strcat(usage_dir, "/memory.usage_in_bytes"));
+	*strrchr(usage_dir, '/') = '\0';
+	assert_int_equal(rmdir(usage_dir), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_reap_one), cmocka_unit_test(test_reap_team),
 	    cmocka_unit_test(test_reap_one_blocked), cmocka_unit_test(test_reaper_blocked),
 	    cmocka_unit_test(test_realtime_switch),
-	    cmocka_unit_test(test_caller_priorities)};
+	    cmocka_unit_test(test_caller_priorities), cmocka_unit_test(test_freed_settles)};
 
 	alarm(60);                   /* a hang is a failure */
 	log_max_prio = LOG_PRIO_ERR; /* quiet: the lost callers' warnings are expected */
