@@ -29,7 +29,8 @@
 #   --busy N       N CPU hogs (busy loops, normal priority) run beside every cell, in a group
 #                  of their own: a busy host, where PSI divides a waiting task's stall among
 #                  the busy CPUs (default 0: an idle host)
-#   --report FILE  the report (default docs/bench-thrash.md; with --only, DIR/report.md)
+#   --report FILE  the report (default docs/bench-thrash.md for the full profile; with --only
+#                  or another profile, DIR/report.md)
 #   DIR and FILE are taken from the directory the script is called from.
 set -u
 caller=$PWD # --out, --report and --rejudge name paths from the caller's directory
@@ -76,10 +77,12 @@ mkdir -p "$out/files"
 # Absolute: earlyoom's and nohang's cells start the workload from another directory (their PID
 # namespace's), where a relative path names no file and the cell ran nothing.
 out=$(cd "$out" && pwd) || exit 1
-# A run of some cells (--only) is no grid: its report stays beside its results unless asked
+# A run of some cells (--only), or of a profile other than the full grid, is not the grid
+# docs/bench-thrash.md reports: its report stays beside its results unless asked (a slower
+# profile's run once overwrote the full grid's report there)
 if [ -z "$report" ]; then
 	report=docs/bench-thrash.md
-	[ -z "$only" ] || report=$out/report.md
+	[ -z "$only" ] && [ "$profile" = full ] || report=$out/report.md
 fi
 results=$out/results.tsv
 if [ -z "$rejudge_dir" ] && ! { [ "$resume" = 1 ] && [ -s "$results" ]; }; then
