@@ -155,7 +155,8 @@ int status_print_tasks(struct daemon *d, struct scope *s, FILE *out, bool json)
 	}
 	qsort(ranked, n, sizeof(ranked[0]), rank_cmp);
 	if (json)
-		fprintf(out, ", \"tasks_ranked_out\": %zu, \"tasks\": [", d->tasks.take.ranked_out);
+		fprintf(out, ", \"tasks_ranked_out\": %zu, \"groups_not_listed\": %zu, \"tasks\": [",
+			d->tasks.take.ranked_out, d->tasks.groups_cut);
 	else if (d->tasks.take.ranked_out) /* more than the table holds (tasks.h) */
 		fprintf(out,
 			"  tasks: %zu listed, %zu more ranked after these and not kept (%zu kernel "
@@ -164,6 +165,11 @@ int status_print_tasks(struct daemon *d, struct scope *s, FILE *out, bool json)
 	else
 		fprintf(out, "  tasks: %zu listed (%zu kernel threads not shown); * the victim now\n",
 			n, kthreads);
+	if (!json && d->tasks.groups_cut)
+		fprintf(out,
+			"  tasks: %zu child groups not listed (more than %d levels below the scope, "
+			"or a path over %d bytes): their processes are no candidates\n",
+			d->tasks.groups_cut, TASKS_MAX_DEPTH, TASKS_GROUP_PATH_MAX - 1);
 	for (size_t i = 0; i < n && shown < STATUS_TASKS_SHOWN; i++) {
 		print_one(d, s, &ranked[i], (int)i + 1, out, json, !shown);
 		shown++;

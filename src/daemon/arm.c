@@ -108,6 +108,12 @@ void log_listing_limits(const struct daemon *d, const struct scope *s)
 			"scope=%s: the files of %zu processes found no slot (%zu kept): while the "
 			"machine is under pressure they are no candidates",
 			s->name, d->tasks.not_kept, d->tasks.nr_fds);
+	if (d->tasks.groups_cut)
+		log_msg(LOG_PRIO_WARNING,
+			"scope=%s: %zu child groups not listed (more than %d levels below it, or a "
+			"path over %d bytes): their processes, and those below them, are no "
+			"candidates",
+			s->name, d->tasks.groups_cut, TASKS_MAX_DEPTH, TASKS_GROUP_PATH_MAX - 1);
 	if (d->tasks.take.ranked_out)
 		log_msg(LOG_PRIO_DEBUG,
 			"scope=%s: %zu processes listed, the %zu that rank first kept for the verdict "

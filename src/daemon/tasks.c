@@ -301,19 +301,22 @@ static bool add_procs_line(char *text, void *ctx)
 	return true;
 }
 
+#define PROCS_FILE "/cgroup.procs"
+
 /* The processes of the group @dir, its cgroup.procs read as a stream whatever its length (a
  * fork bomb's group holds thousands). */
 static int list_procs_file(struct task_list *tl, const struct scope *s, const struct config *c,
-			   const struct victim_table *vt, int self_pid, const char *dir,
-			   char *scratch, size_t size)
+			   const struct victim_table *vt, int self_pid, char *dir, char *scratch,
+			   size_t size)
 {
 	struct procs_walk w = {tl, s, c, vt, self_pid, scratch, size};
-	char path[CONFIG_PATH_MAX + 32];
+	size_t len = strlen(dir);
 	char line[64];
 	ssize_t n;
 
-	snprintf(path, sizeof(path), "%s/cgroup.procs", dir);
-	n = sys_read_lines(NULL, path, line, sizeof(line), add_procs_line, &w);
+	memcpy(dir + len, PROCS_FILE, sizeof(PROCS_FILE)); /* room kept by the caller */
+	n = sys_read_lines(NULL, dir, line, sizeof(line), add_procs_line, &w);
+	dir[len] = '\0';
 	return n < 0 ? (int)n : 0;
 }
 
@@ -329,7 +332,7 @@ static int walk_cgroup(struct task_list *tl, const struct scope *s, const struct
 	r = list_procs_file(tl, s, c, vt, self_pid, dir, scratch, size);
 	if (depth && (r == -ENOENT || r == -ENODEV))
 		return 0; /* a child removed during the walk is not an error */
-	if (r < 0 || depth >= TASKS_MAX_DEPTH)
+	if (r < 0)
 		return r;
 	fd = sys_open_path(NULL, dir, O_RDONLY | O_DIRECTORY);
 	if (fd < 0)
@@ -342,8 +345,11 @@ static int walk_cgroup(struct task_list *tl, const struct scope *s, const struct
 			off += d->d_reclen;
 			if (d->d_type != DT_DIR_TYPE || d->d_name[0] == '.')
 				continue;
-			if (len + 1 + nlen + 1 > dir_size)
+			if (depth >= TASKS_MAX_DEPTH ||
+			    len + 1 + nlen + sizeof(PROCS_FILE) > dir_size) {
+				tl->groups_cut++; /* said, not hidden (log_listing_limits()) */
 				continue;
+			}
 			dir[len] = '/';
 			memcpy(dir + len + 1, d->d_name, nlen + 1);
 			r = walk_cgroup(tl, s, c, vt, self_pid, dir, dir_size, depth + 1, scratch,
@@ -400,7 +406,7 @@ static int walk_known(struct task_list *tl, const struct scope *s, const struct 
 int tasks_acquire(struct task_list *tl, const struct scope *s, const struct config *c,
 		  const struct victim_table *vt, int self_pid, char *scratch, size_t size)
 {
-	char dir[CONFIG_PATH_MAX];
+	char dir[TASKS_GROUP_PATH_MAX]; /* a child's path may be longer than the scope's */
 
 	int r;
 
@@ -409,6 +415,7 @@ int tasks_acquire(struct task_list *tl, const struct scope *s, const struct conf
 	tl->skipped_new = 0;
 	tl->not_kept = 0;
 	tl->err = 0;
+	tl->groups_cut = 0;
 	tl->gen++;
 	if (s->kind == SCOPE_MACHINE && tl->known_only && tl->nr_fds) {
 		r = walk_known(tl, s, c, vt, self_pid, scratch, size);

@@ -31,9 +31,11 @@ static inline int task_proc_confirm(const char *root, const struct oom_task *t)
 
 #define TASKS_MAX   4096
 #define VICTIMS_MAX 64
-/* Child cgroups deeper than this below a scope are not walked (bounded work, no recursion
- * without end on a hostile tree). */
-#define TASKS_MAX_DEPTH 16
+/* Child cgroups deeper than this below a scope, or whose path is longer than
+ * TASKS_GROUP_PATH_MAX, are not walked (bounded work and stack, no recursion without end on a
+ * hostile tree); each one left out is counted (task_list.groups_cut) and said. */
+#define TASKS_MAX_DEPTH      16
+#define TASKS_GROUP_PATH_MAX 4096
 
 enum victim_state { VICTIM_FREE, VICTIM_KILLED, VICTIM_DONE, VICTIM_SKIPPED, VICTIM_REFUSED };
 
@@ -139,6 +141,8 @@ struct task_list {
 			     * table, not /proc: it sees no new process to count) */
 	size_t not_kept; /* processes listed whose files found no slot (max_fds): a known_only
 			  * listing will not see them */
+	size_t groups_cut; /* child groups not walked (TASKS_MAX_DEPTH, TASKS_GROUP_PATH_MAX): the
+			    * processes in them, and below, are not listed */
 	int err; /* the first read that failed for want of a resource (-errno): the listing may
 		  * miss a process, and tasks_acquire() returns the error */
 	unsigned int gen;

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "daemon/log.h"
 #include "daemon/tasks.h"
 #include "linux/parse.h"
 #include "linux/procfs.h"
@@ -217,6 +218,7 @@ struct unit_walk {
 	char *scratch;
 	size_t size;
 	long killed;
+	size_t cut; /* child groups not walked (TASKS_MAX_DEPTH, TASKS_GROUP_PATH_MAX) */
 };
 
 /* One member of the unit: pinned by a pidfd, then checked to be in the unit still. */
@@ -253,17 +255,18 @@ static bool member_line(char *text, void *ctx)
 	return true;
 }
 
+#define PROCS_FILE "/cgroup.procs"
+
 static void kill_dir(struct unit_walk *w, char *dir, size_t dir_size, int depth)
 {
-	char path[CONFIG_PATH_MAX + 16], line[64], dents[2048];
+	char line[64], dents[2048];
 	size_t len = strlen(dir);
 	long n;
 	int fd;
 
-	snprintf(path, sizeof(path), "%s/cgroup.procs", dir);
-	sys_read_lines(NULL, path, line, sizeof(line), member_line, w);
-	if (depth >= TASKS_MAX_DEPTH)
-		return;
+	memcpy(dir + len, PROCS_FILE, sizeof(PROCS_FILE)); /* room kept by the caller */
+	sys_read_lines(NULL, dir, line, sizeof(line), member_line, w);
+	dir[len] = '\0';
 	fd = sys_open_path(NULL, dir, O_RDONLY | O_DIRECTORY);
 	if (fd < 0)
 		return;
@@ -273,9 +276,13 @@ static void kill_dir(struct unit_walk *w, char *dir, size_t dir_size, int depth)
 			size_t nlen = strlen(d->d_name);
 
 			off += d->d_reclen;
-			if (d->d_type != 4 /* DT_DIR */ || d->d_name[0] == '.' ||
-			    len + 1 + nlen + 1 > dir_size)
+			if (d->d_type != 4 /* DT_DIR */ || d->d_name[0] == '.')
 				continue;
+			if (depth >= TASKS_MAX_DEPTH ||
+			    len + 1 + nlen + sizeof(PROCS_FILE) > dir_size) {
+				w->cut++;
+				continue;
+			}
 			dir[len] = '/';
 			memcpy(dir + len + 1, d->d_name, nlen + 1);
 			kill_dir(w, dir, dir_size, depth + 1);
@@ -288,8 +295,8 @@ static void kill_dir(struct unit_walk *w, char *dir, size_t dir_size, int depth)
 long unit_kill(const struct scope *s, const struct kill_unit *u, int victim_pid, int self_pid,
 	       bool dry_run, char *scratch, size_t size)
 {
-	struct unit_walk w = {s, u, victim_pid, self_pid, dry_run, scratch, size, 0};
-	char dir[CONFIG_PATH_MAX];
+	struct unit_walk w = {s, u, victim_pid, self_pid, dry_run, scratch, size, 0, 0};
+	char dir[TASKS_GROUP_PATH_MAX]; /* a child's path may be longer than the unit's */
 	struct stat st;
 	int r;
 
@@ -311,5 +318,10 @@ long unit_kill(const struct scope *s, const struct kill_unit *u, int victim_pid,
 	}
 	snprintf(dir, sizeof(dir), "%s", u->dir);
 	kill_dir(&w, dir, sizeof(dir), 0);
+	if (w.cut)
+		log_msg(LOG_PRIO_WARNING,
+			"unit %s: %zu child groups not walked (more than %d levels below it, or a "
+			"path over %d bytes): the processes in them were not killed",
+			u->dir, w.cut, TASKS_MAX_DEPTH, TASKS_GROUP_PATH_MAX - 1);
 	return w.killed;
 }

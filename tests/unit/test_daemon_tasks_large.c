@@ -345,6 +345,68 @@ static void test_machine_preferred_kept(void **state)
 	gen_remove(root, t);
 }
 
+#define GROUP_FIXTURE "/sys/fs/cgroup/memory/oomguard-fixture"
+
+/* Writes @pid (0: none) as the only line of @dir's cgroup.procs, making @dir. */
+static void put_procs(const char *dir, int pid)
+{
+	char path[4200];
+	FILE *f;
+
+	assert_true(mkdir(dir, 0755) == 0 || errno == EEXIST);
+	snprintf(path, sizeof(path), "%s/cgroup.procs", dir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	if (pid)
+		fprintf(f, "%d\n", pid);
+	assert_int_equal(fclose(f), 0);
+}
+
+/*
+ * A group whose children nest 20 deep under names of 60 bytes: a process 12 levels down (a
+ * path of about 800 bytes, more than a scope's own path may be) is listed and is the victim; a
+ * larger one 18 levels down is past TASKS_MAX_DEPTH: not listed, and the one group cut off
+ * above it is counted (the daemon says so) instead of passed over in silence.
+ */
+static void test_group_deep(void **state)
+{
+	char root[] = "/dev/shm/oomguard-test-large-XXXXXX", dir[4096];
+	struct gen_task *t = gen_host(root, 2);
+	struct victim_table vt;
+	struct cgroup_mounts m;
+	struct config c;
+	struct scope s;
+	char err[256] = "";
+	size_t len;
+
+	(void)state;
+	memset(&vt, 0, sizeof(vt));
+	config_defaults(&c);
+	t[0].rss_pages = 3000;
+	t[1].rss_pages = 9000;
+	gen_put(root, &t[0]);
+	gen_put(root, &t[1]);
+	len = (size_t)snprintf(dir, sizeof(dir), "%s%s", root, GROUP_FIXTURE);
+	put_procs(dir, 0);
+	for (int level = 1; level <= 20; level++) {
+		len += (size_t)snprintf(dir + len, sizeof(dir) - len, "/g%02d-%057d", level, 0);
+		put_procs(dir, level == 12 ? t[0].pid : level == 18 ? t[1].pid : 0);
+		if (level == 12)
+			assert_true(len - strlen(root) > CONFIG_PATH_MAX);
+	}
+	assert_int_equal(read_mountinfo(root, scratch, sizeof(scratch), &m), 0);
+	assert_int_equal(scope_init_cgroup(&s, root, GROUP_FIXTURE, &m, FIXTURE_PAGE_SHIFT, scratch,
+					   err, sizeof(err)),
+			 0);
+	assert_int_equal(tasks_acquire(&tl, &s, &c, &vt, 1, scratch, sizeof(scratch)), 0);
+	assert_int_equal(tl.nr, 1);
+	expect_victim(t[0].pid);
+	assert_int_equal(tl.groups_cut, 1);
+	tasks_close(&tl);
+	scope_close(&s);
+	gen_remove(root, t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -352,6 +414,7 @@ int main(void)
 	    cmocka_unit_test(test_machine_6000),
 	    cmocka_unit_test(test_machine_20000),
 	    cmocka_unit_test(test_group_6000),
+	    cmocka_unit_test(test_group_deep),
 	    cmocka_unit_test(test_machine_top_kept),
 	    cmocka_unit_test(test_machine_preferred_kept),
 	};
