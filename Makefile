@@ -172,7 +172,9 @@ FUZZ_CC ?= clang
 FUZZ_SECONDS ?= 60
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 FUZZ_LIB_OBJ := $(patsubst %.c,$(BUILD)/fuzz/%.o,src/linux/parse.c src/linux/procfs.c \
-	src/linux/procpid.c src/linux/zoneinfo.c src/linux/cgroupfs.c src/linux/sys.c)
+	src/linux/procpid.c src/linux/zoneinfo.c src/linux/cgroupfs.c src/linux/sys.c \
+	src/daemon/config.c src/daemon/config_file.c src/daemon/config_scope.c \
+	src/daemon/regex_cost.c)
 FUZZ_BIN := $(patsubst tests/fuzz/%.c,$(BUILD)/fuzz/%,$(wildcard tests/fuzz/fuzz_*.c))
 
 .PHONY: fuzz

@@ -9,10 +9,15 @@
 
 #include "daemon/config_file.h"
 #include "daemon/log.h"
+#include "daemon/regex_cost.h"
 #include "policy/progress.h"
 
 #define STR_(x) #x
 #define STR(x)  STR_(x)
+/* what a rule's regex may be (regex_cost.h says why it is bounded beyond its length) */
+#define REGEX_VALID                                                                                \
+	"a POSIX extended regex, at most " STR(                                                    \
+	    CONFIG_REGEX_MAX_LEN) " bytes, repeating to at most " STR(REGEX_COPIES_MAX) " copies"
 
 void config_defaults(struct config *c)
 {
@@ -102,18 +107,16 @@ void config_valid(const char *key, char *buf, size_t size)
 	    {"stall_bound_permille", "a number in 1.." STR(CONFIG_STALL_BOUND_PERMILLE_MAX)},
 	    {"cpu_stall_bound_permille", "a number in 0.." STR(CONFIG_STALL_BOUND_PERMILLE_MAX)},
 	    {"protect", "a process name, at most " STR(CONFIG_COMM_MAX_LEN) " characters"},
-	    {"prefer_regex", "a POSIX extended regex, at most " STR(CONFIG_REGEX_MAX_LEN) " bytes"},
-	    {"avoid_regex", "a POSIX extended regex, at most " STR(CONFIG_REGEX_MAX_LEN) " bytes"},
+	    {"prefer_regex", REGEX_VALID},
+	    {"avoid_regex", REGEX_VALID},
 	    {"prefer_cgroup",
 	     "an absolute cgroup path, at most " STR(CONFIG_REGEX_MAX_LEN) " bytes"},
 	    {"avoid_cgroup",
 	     "an absolute cgroup path, at most " STR(CONFIG_REGEX_MAX_LEN) " bytes"},
 	    {"protect_cgroup",
 	     "an absolute cgroup path, at most " STR(CONFIG_REGEX_MAX_LEN) " bytes"},
-	    {"prefer_cmdline",
-	     "a POSIX extended regex, at most " STR(CONFIG_REGEX_MAX_LEN) " bytes"},
-	    {"avoid_cmdline",
-	     "a POSIX extended regex, at most " STR(CONFIG_REGEX_MAX_LEN) " bytes"},
+	    {"prefer_cmdline", REGEX_VALID},
+	    {"avoid_cmdline", REGEX_VALID},
 	    {"prefer_uid", "a uid or MIN-MAX, below 4294967295"},
 	    {"avoid_uid", "a uid or MIN-MAX, below 4294967295"},
 	    {"protect_uid", "a uid or MIN-MAX, below 4294967295"},
@@ -233,7 +236,8 @@ static int add_rule(struct config *c, int k, const char *value)
 	/* A regex that does not compile is refused here, where the file's line is known;
 	 * config_finish() compiles the rules that are kept. */
 	if (m->attr == MATCH_NAME || m->attr == MATCH_CMDLINE) {
-		if (regcomp(&m->re, value, REG_EXTENDED | REG_NOSUB))
+		if (regex_copies(value) > REGEX_COPIES_MAX ||
+		    regcomp(&m->re, value, REG_EXTENDED | REG_NOSUB))
 			return -EINVAL;
 		regfree(&m->re);
 	}
@@ -249,7 +253,7 @@ static int set_command(char *dst, const char *v)
 
 const char *config_kill_unit_name(enum kill_unit_setting u)
 {
-	return u == KILL_UNIT_PROCESS ? "process"
+	return u == KILL_UNIT_PROCESS  ? "process"
 	       : u == KILL_UNIT_CGROUP ? "cgroup"
 	       : u == KILL_UNIT_AUTO   ? "auto"
 				       : "oom_group";
@@ -327,7 +331,8 @@ static int set_kill_key(struct config *c, const char *key, const char *value)
 		return r;
 	}
 	if (!strcmp(key, "hook_timeout_msec")) {
-		r = parse_uint(value, CONFIG_HOOK_TIMEOUT_MSEC_MIN, CONFIG_HOOK_TIMEOUT_MSEC_MAX, &u);
+		r = parse_uint(value, CONFIG_HOOK_TIMEOUT_MSEC_MIN, CONFIG_HOOK_TIMEOUT_MSEC_MAX,
+			       &u);
 		if (!r)
 			c->hook_timeout_msec = (unsigned int)u;
 		return r;
@@ -420,13 +425,14 @@ int config_set_named(struct config *c, const char *key, const char *name, const 
 				 CONFIG_MAX_PROTECT);
 			return -EINVAL;
 		}
-		r = value[0] ? copy_str(c->protect[c->nr_protect], CONFIG_COMM_LEN, value) : -EINVAL;
+		r = value[0] ? copy_str(c->protect[c->nr_protect], CONFIG_COMM_LEN, value)
+			     : -EINVAL;
 		if (!r)
 			c->nr_protect++;
 	} else if (config_rule_key(key) >= 0) {
 		if (c->nr_rules >= CONFIG_MAX_RULES) {
-			snprintf(err, errsize, "%s: more than %d prefer, avoid and protect rules", name,
-				 CONFIG_MAX_RULES);
+			snprintf(err, errsize, "%s: more than %d prefer, avoid and protect rules",
+				 name, CONFIG_MAX_RULES);
 			return -EINVAL;
 		}
 		r = add_rule(c, config_rule_key(key), value);
@@ -512,35 +518,42 @@ static int config_file_line(void *user, int line, const char *section, const cha
 	return r < 0 || check_once(ctx, line, section, name) < 0 ? 0 : 1;
 }
 
-int config_load_file(struct config *c, const char *path, char *err, size_t errsize)
+int config_load_text(struct config *c, const char *name, char *text, size_t len, char *err,
+		     size_t errsize)
 {
 	char reason[256] = "";
 	struct file_ctx *ctx = calloc(1, sizeof(*ctx));
-	char *text;
-	size_t len;
-	int line, r;
+	int line;
 
 	if (!ctx) {
-		snprintf(err, errsize, "%s: %s", path, strerror(ENOMEM));
+		snprintf(err, errsize, "%s: %s", name, strerror(ENOMEM));
 		return -ENOMEM;
-	}
-	r = config_read_text(path, &text, &len, err, errsize);
-	if (r < 0) {
-		free(ctx);
-		return r;
 	}
 	ctx->c = c;
 	ctx->err = reason;
 	ctx->errsize = sizeof(reason);
 	line = config_parse_text(text, len, config_file_line, ctx, reason, sizeof(reason));
-	free(text);
 	free(ctx);
 	if (line != 0) {
-		snprintf(err, errsize, "%s:%d: %s", path, line,
+		snprintf(err, errsize, "%s:%d: %s", name, line,
 			 reason[0] ? reason : "syntax error");
 		return -EINVAL;
 	}
 	return 0;
+}
+
+int config_load_file(struct config *c, const char *path, char *err, size_t errsize)
+{
+	char *text;
+	size_t len;
+	int r;
+
+	r = config_read_text(path, &text, &len, err, errsize);
+	if (r < 0)
+		return r;
+	r = config_load_text(c, path, text, len, err, errsize);
+	free(text);
+	return r;
 }
 
 int config_finish(struct config *c, char *err, size_t errsize)

@@ -207,6 +207,10 @@ bool config_section_path(const struct config *c, const char *path);
  * Return: 0, -ENOENT when the file is missing, -EINVAL with "file:line: reason" in @err.
  */
 int config_load_file(struct config *c, const char *path, char *err, size_t errsize);
+/* config_load_text() - the same from @text (@len bytes and a NUL after them; edited in place),
+ * its errors named "@name:line: reason". */
+int config_load_text(struct config *c, const char *name, char *text, size_t len, char *err,
+		     size_t errsize);
 
 /*
  * config_rule_key() - whether @key sets a rule (prefer_*, avoid_*, protect_*): its index among

@@ -160,7 +160,8 @@ static const struct bad_conf bad_confs[] = {
     {"cgroup = relative/path\n", "bad value 'relative/path' for cgroup"},
     {"dry_run = maybe\n", "bad value 'maybe' for dry_run (valid: yes, true, 1, on, no, false"},
     {"interval_msec = 100\n[oomguard]\nprefer_regex = (\n",
-     ":3: bad value '(' for prefer_regex (valid: a POSIX extended regex, at most 255 bytes)"},
+     ":3: bad value '(' for prefer_regex (valid: a POSIX extended regex, at most 255 bytes, "
+     "repeating to at most 1024 copies)"},
     {"this is not ini\n", ":1: syntax error"},
     {"kill_unit = group\n",
      ":1: bad value 'group' for kill_unit (valid: process, oom_group, cgroup, auto)"},

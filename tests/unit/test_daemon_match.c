@@ -22,6 +22,7 @@
 #include "daemon/daemon.h"
 #include "daemon/match.h"
 #include "daemon/options.h"
+#include "daemon/regex_cost.h"
 #include "daemon/scope.h"
 #include "daemon/tasks.h"
 #include "linux/sys.h"
@@ -265,8 +266,15 @@ static void test_bad_values(void **state)
 	    {"protect_exe = usr/bin/x\n",
 	     "bad value 'usr/bin/x' for protect_exe (valid: an absolute path"},
 	    {"prefer_cgroup = batch\n", "for prefer_cgroup (valid: an absolute cgroup path"},
-	    {"avoid_cmdline = (\n",
-	     "bad value '(' for avoid_cmdline (valid: a POSIX extended regex, at most 255 bytes)"},
+	    {"avoid_cmdline = (\n", "bad value '(' for avoid_cmdline (valid: a POSIX extended regex, "
+				   "at most 255 bytes, repeating to at most 1024 copies)"},
+	    /* refused before regcomp() is asked: 65,536 copies (37 MiB in musl's), a bound over
+	     * 255, a range whose optional copies nest 254 deep (4-8 MiB) */
+	    {"prefer_regex = (((x{16}){16}){16}){16}\n",
+	     "bad value '(((x{16}){16}){16}){16}' for prefer_regex (valid: a POSIX extended regex, "
+	     "at most 255 bytes, repeating to at most 1024 copies)"},
+	    {"avoid_regex = x{256}\n", "bad value 'x{256}' for avoid_regex"},
+	    {"prefer_cmdline = --x{1,255}\n", "bad value '--x{1,255}' for prefer_cmdline"},
 	    {"prefer_regex =\n", "bad value '' for prefer_regex"},
 	    {"oomd_xattrs = maybe\n", "bad value 'maybe' for oomd_xattrs"},
 	};
@@ -432,12 +440,71 @@ static void test_status_tasks(void **state)
 	config_release(&d.cfg);
 }
 
+/*
+ * What a regex expands to (regex_cost.h): the counts of patterns a rule is made of, the
+ * repetitions each way, and the bombs: stacked repetitions (glibc's regcomp took over 4 GiB for
+ * a hundred '+', and over 12 s for seventy '?': found by fuzz_config), nested bounds, a bound
+ * past 255. Those within
+ * REGEX_COPIES_MAX are accepted as rules; those past it are not.
+ */
+static void test_regex_copies(void **state)
+{
+	static const struct {
+		const char *re;
+		uint32_t copies;
+	} cases[] = {
+	    {"^(chrome|firefox)$", 15},
+	    {"[[:alpha:]_-]+\\.service$", 11},
+	    {"java|python[0-9.]*", 11},
+	    {"[]a]+", 2},
+	    {"\\(a\\)", 3},
+	    {"x{255}", 255},
+	    {"x{0,}", 1},
+	    {"x{3,}", 4},
+	    {"x{1,44}", 947},
+	    {"(ab){4}", 8},
+	    {"((x{8}){8}){8}", 512},
+	    {"(x{32}){32}", 1024},
+	    {"(((a+)+)+)+", 16},
+	    {"(((((((((((a+)+)+)+)+)+)+)+)+)+)+)+", 4096}, /* twelve +: 1.3 MiB in glibc */
+	    {"a++", UINT32_MAX},
+	    {"a??????????????????????????????????????????????????????????????????????", UINT32_MAX},
+	    {"a*?", UINT32_MAX},
+	    {"a{2}{3}", UINT32_MAX},
+	    {"a{2}+", UINT32_MAX},
+	    {"(((x{16}){16}){16}){16}", 65536},
+	    {"x{1,255}", 32386},
+	    {"x{256}", UINT32_MAX},
+	    {"x{1,256}", UINT32_MAX},
+	    {"a{,3}", 5}, /* no bound: '{' ',' '3' '}' as themselves */
+	};
+	struct config c;
+	char err[256], file[128];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		uint32_t got = regex_copies(cases[i].re);
+		int want = cases[i].copies <= REGEX_COPIES_MAX ? 0 : -EINVAL;
+
+		if (got != cases[i].copies)
+			fail_msg("%s: %u copies, want %u", cases[i].re, got, cases[i].copies);
+		snprintf(file, sizeof(file), "avoid_regex = %s\n", cases[i].re);
+		err[0] = '\0';
+		if (build(&c, file, NULL, err, sizeof(err)) != want)
+			fail_msg("%s: %s, want %s", cases[i].re, err[0] ? err : "accepted",
+				 want ? "refused" : "accepted");
+		if (!want)
+			config_release(&c);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_rules),
 	    cmocka_unit_test(test_cgroup_v2_only),
 	    cmocka_unit_test(test_bad_values),
+	    cmocka_unit_test(test_regex_copies),
 	    cmocka_unit_test(test_cached),
 	    cmocka_unit_test(test_cached_pid_reused),
 	    cmocka_unit_test(test_status_tasks),
