@@ -124,6 +124,8 @@ uint32_t regex_copies(const char *re)
 			last[depth] = 0;
 			i++;
 		} else {
+			if (ch == '\\' && re[i + 1] >= '1' && re[i + 1] <= '9')
+				return UINT32_MAX; /* a backreference: see regex_cost.h */
 			sum[depth] = cap(sum[depth] + last[depth]);
 			last[depth] = 1;
 			if (ch == '[')

@@ -23,7 +23,9 @@
  * 50-70 KiB). Saturates at UINT32_MAX. UINT32_MAX also for a bound over REGEX_DUP_MAX and for
  * two repetitions in a row ("x++", "x?*", "x{2}{3}"): POSIX leaves their meaning undefined, and
  * glibc's regcomp() takes time or memory exponential in their number (found by fuzz_config:
- * seventy '?' in a row did not compile in 12 s). Pure.
+ * seventy '?' in a row did not compile in 12 s). UINT32_MAX for a backreference ("\1"): POSIX
+ * extended regexes have none, and glibc's regexec() with one backtracks: "(a*)*\1b" against a
+ * command line of 1,000 'a' did not end in 10 s, in every listing's match. Pure.
  */
 uint32_t regex_copies(const char *re);
 

@@ -472,6 +472,8 @@ static void test_regex_copies(void **state)
 	    {"a*?", UINT32_MAX},
 	    {"a{2}{3}", UINT32_MAX},
 	    {"a{2}+", UINT32_MAX},
+	    {"(a*)*\\1b", UINT32_MAX}, /* glibc's regexec: over 10 s on 1,000 'a' */
+	    {"[\\1]", 1},               /* in a bracket: a '\' and a '1' */
 	    {"(((x{16}){16}){16}){16}", 65536},
 	    {"x{1,255}", 32386},
 	    {"x{256}", UINT32_MAX},
