@@ -301,8 +301,6 @@ static bool add_procs_line(char *text, void *ctx)
 	return true;
 }
 
-#define PROCS_FILE "/cgroup.procs"
-
 /* The processes of the group @dir, its cgroup.procs read as a stream whatever its length (a
  * fork bomb's group holds thousands). */
 static int list_procs_file(struct task_list *tl, const struct scope *s, const struct config *c,
@@ -314,7 +312,8 @@ static int list_procs_file(struct task_list *tl, const struct scope *s, const st
 	char line[64];
 	ssize_t n;
 
-	memcpy(dir + len, PROCS_FILE, sizeof(PROCS_FILE)); /* room kept by the caller */
+	/* room kept by the caller */
+	memcpy(dir + len, TASKS_PROCS_FILE, sizeof(TASKS_PROCS_FILE));
 	n = sys_read_lines(NULL, dir, line, sizeof(line), add_procs_line, &w);
 	dir[len] = '\0';
 	return n < 0 ? (int)n : 0;
@@ -346,7 +345,7 @@ static int walk_cgroup(struct task_list *tl, const struct scope *s, const struct
 			if (d->d_type != DT_DIR_TYPE || d->d_name[0] == '.')
 				continue;
 			if (depth >= TASKS_MAX_DEPTH ||
-			    len + 1 + nlen + sizeof(PROCS_FILE) > dir_size) {
+			    len + 1 + nlen + sizeof(TASKS_PROCS_FILE) > dir_size) {
 				tl->groups_cut++; /* said, not hidden (log_listing_limits()) */
 				continue;
 			}

@@ -36,6 +36,7 @@ static inline int task_proc_confirm(const char *root, const struct oom_task *t)
  * hostile tree); each one left out is counted (task_list.groups_cut) and said. */
 #define TASKS_MAX_DEPTH      16
 #define TASKS_GROUP_PATH_MAX 4096
+#define TASKS_PROCS_FILE     "/cgroup.procs" /* appended in the walks' path buffers */
 
 enum victim_state { VICTIM_FREE, VICTIM_KILLED, VICTIM_DONE, VICTIM_SKIPPED, VICTIM_REFUSED };
 

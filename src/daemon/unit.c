@@ -255,8 +255,6 @@ static bool member_line(char *text, void *ctx)
 	return true;
 }
 
-#define PROCS_FILE "/cgroup.procs"
-
 static void kill_dir(struct unit_walk *w, char *dir, size_t dir_size, int depth)
 {
 	char line[64], dents[2048];
@@ -264,7 +262,8 @@ static void kill_dir(struct unit_walk *w, char *dir, size_t dir_size, int depth)
 	long n;
 	int fd;
 
-	memcpy(dir + len, PROCS_FILE, sizeof(PROCS_FILE)); /* room kept by the caller */
+	/* room kept by the caller */
+	memcpy(dir + len, TASKS_PROCS_FILE, sizeof(TASKS_PROCS_FILE));
 	sys_read_lines(NULL, dir, line, sizeof(line), member_line, w);
 	dir[len] = '\0';
 	fd = sys_open_path(NULL, dir, O_RDONLY | O_DIRECTORY);
@@ -279,7 +278,7 @@ static void kill_dir(struct unit_walk *w, char *dir, size_t dir_size, int depth)
 			if (d->d_type != 4 /* DT_DIR */ || d->d_name[0] == '.')
 				continue;
 			if (depth >= TASKS_MAX_DEPTH ||
-			    len + 1 + nlen + sizeof(PROCS_FILE) > dir_size) {
+			    len + 1 + nlen + sizeof(TASKS_PROCS_FILE) > dir_size) {
 				w->cut++;
 				continue;
 			}
