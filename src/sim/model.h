@@ -35,7 +35,8 @@
 #define OOM_REAPER_DELAY_USEC (2 * USEC_PER_SEC)
 
 /* CPU cost of the model's operations, calibrated to a 2015 x86 VM: zeroing and faulting in a
- * page about 1 us, scanning an LRU page about 0.1 us, a reclaim round's fixed work 100 us. */
+ * page about 1 us, scanning an LRU page about 0.1 us, a reclaim round's fixed work 1 ms
+ * (docs/sim.md: "a round is 1 ms of CPU"). */
 #define FAULT_PAGE_NSEC    1000u
 #define WRITE_PAGE_NSEC    800u
 #define SCAN_PAGE_NSEC     100u
