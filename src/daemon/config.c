@@ -15,9 +15,9 @@
 #define STR_(x) #x
 #define STR(x)  STR_(x)
 /* what a rule's regex may be (regex_cost.h says why it is bounded beyond its length) */
-#define REGEX_VALID                                                                                \
-	"a POSIX extended regex, at most " STR(                                                    \
-	    CONFIG_REGEX_MAX_LEN) " bytes, repeating to at most " STR(REGEX_COPIES_MAX) " copies"
+#define REGEX_VALID                                                                               \
+	"a POSIX extended regex, at most " STR(CONFIG_REGEX_MAX_LEN) " bytes, repeating to at "    \
+	"most " STR(REGEX_COPIES_MAX) " copies"
 
 void config_defaults(struct config *c)
 {
@@ -253,7 +253,7 @@ static int set_command(char *dst, const char *v)
 
 const char *config_kill_unit_name(enum kill_unit_setting u)
 {
-	return u == KILL_UNIT_PROCESS  ? "process"
+	return u == KILL_UNIT_PROCESS ? "process"
 	       : u == KILL_UNIT_CGROUP ? "cgroup"
 	       : u == KILL_UNIT_AUTO   ? "auto"
 				       : "oom_group";
@@ -331,8 +331,7 @@ static int set_kill_key(struct config *c, const char *key, const char *value)
 		return r;
 	}
 	if (!strcmp(key, "hook_timeout_msec")) {
-		r = parse_uint(value, CONFIG_HOOK_TIMEOUT_MSEC_MIN, CONFIG_HOOK_TIMEOUT_MSEC_MAX,
-			       &u);
+		r = parse_uint(value, CONFIG_HOOK_TIMEOUT_MSEC_MIN, CONFIG_HOOK_TIMEOUT_MSEC_MAX, &u);
 		if (!r)
 			c->hook_timeout_msec = (unsigned int)u;
 		return r;
@@ -425,14 +424,13 @@ int config_set_named(struct config *c, const char *key, const char *name, const 
 				 CONFIG_MAX_PROTECT);
 			return -EINVAL;
 		}
-		r = value[0] ? copy_str(c->protect[c->nr_protect], CONFIG_COMM_LEN, value)
-			     : -EINVAL;
+		r = value[0] ? copy_str(c->protect[c->nr_protect], CONFIG_COMM_LEN, value) : -EINVAL;
 		if (!r)
 			c->nr_protect++;
 	} else if (config_rule_key(key) >= 0) {
 		if (c->nr_rules >= CONFIG_MAX_RULES) {
-			snprintf(err, errsize, "%s: more than %d prefer, avoid and protect rules",
-				 name, CONFIG_MAX_RULES);
+			snprintf(err, errsize, "%s: more than %d prefer, avoid and protect rules", name,
+				 CONFIG_MAX_RULES);
 			return -EINVAL;
 		}
 		r = add_rule(c, config_rule_key(key), value);
