@@ -224,7 +224,7 @@ struct unit_walk {
 /* One member of the unit: pinned by a pidfd, then checked to be in the unit still. */
 static void kill_member(struct unit_walk *w, int pid)
 {
-	char path[CONFIG_PATH_MAX];
+	char path[TASKS_GROUP_PATH_MAX]; /* as deep as kill_dir() walks */
 	int pidfd, adj = 0;
 
 	if (pid == w->victim_pid || pid == w->self_pid || pid == 1)

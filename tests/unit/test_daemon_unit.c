@@ -78,7 +78,7 @@ static int fake_pidfd_send_signal(int pidfd, int sig, siginfo_t *info, unsigned 
 
 static void put(const char *rel, const char *text)
 {
-	char path[512], cmd[600];
+	char path[4200], cmd[4300]; /* test_kill_deep's paths are over 1 KiB */
 	FILE *f;
 
 	snprintf(path, sizeof(path), "%s%s", root, rel);
@@ -93,7 +93,7 @@ static void put(const char *rel, const char *text)
 /* A process of the fixture in v2 cgroup @cg with @adj. */
 static void proc(int pid, const char *cg, int adj)
 {
-	char rel[64], text[600];
+	char rel[64], text[4200];
 
 	snprintf(rel, sizeof(rel), "/proc/%d/cgroup", pid);
 	snprintf(text, sizeof(text), "0::%s\n", cg);
@@ -339,6 +339,53 @@ static void test_kill(void **state)
 	assert_int_equal(n, -ENOENT);
 	assert_int_equal(nr_signalled, 0);
 	scope_close(&s);
+}
+
+/*
+ * A unit whose children nest 18 deep under names of 60 bytes: a member 10 levels below it (a
+ * path of about 650 bytes) is killed with the unit; one 18 levels down, past TASKS_MAX_DEPTH, is
+ * not (the unit kill says so). Before: the walk skipped children whose path was over 511 bytes,
+ * and a member's own cgroup path over 511 bytes read as "elsewhere", so neither was killed.
+ */
+static void test_kill_deep(void **state)
+{
+	char dir[4096], procs[32];
+	struct kill_unit u;
+	struct scope s;
+	size_t len;
+	long n;
+
+	(void)state;
+	len = (size_t)snprintf(dir, sizeof(dir), "/app/svc");
+	for (int level = 1; level <= 18; level++) {
+		int pid = level == 10 ? 3020 : level == 18 ? 3021 : 0;
+		char rel[4200];
+
+		len += (size_t)snprintf(dir + len, sizeof(dir) - len, "/g%02d-%057d", level, 0);
+		snprintf(rel, sizeof(rel), CG "%s/cgroup.procs", dir);
+		snprintf(procs, sizeof(procs), pid ? "%d\n" : "", pid);
+		put(rel, procs);
+		if (pid)
+			proc(pid, dir, 0);
+		if (level == 10)
+			assert_true(len > CONFIG_PATH_MAX);
+	}
+	scope_at(&s, CG "/app");
+	assert_int_equal(find_as(&s, KILL_UNIT_OOM_GROUP, 3001, 99, scratch, sizeof(scratch), &u),
+			 0);
+	assert_string_equal(unit_path(&u), "/app/svc");
+	n = kill_faked(&s, &u, 3001, 99, false);
+	assert_int_equal(n, 3); /* 3002, 3004 and the deep 3020 */
+	assert_true(was_signalled(3020));
+	assert_false(was_signalled(3021));
+	scope_close(&s);
+	{
+		char cmd[600];
+
+		snprintf(cmd, sizeof(cmd), "rm -rf %s" CG "/app/svc/g01-* %s/proc/3020 %s/proc/3021",
+			 root, root, root);
+		assert_int_equal(system(cmd), 0);
+	}
 }
 
 /* note() of a victim of @u that held @victim_bytes. */
@@ -688,6 +735,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_find),
 	    cmocka_unit_test(test_kill),
+	    cmocka_unit_test(test_kill_deep),
 	    cmocka_unit_test(test_regrown),
 	    cmocka_unit_test(test_episode),
 	    cmocka_unit_test(test_auto),
